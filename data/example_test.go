@@ -1,0 +1,35 @@
+package data_test
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/treegen/treegen/data"
+)
+
+func ExampleRead() {
+	const file = "age\tincome\ttarget\n" +
+		"31\t52000\t1\n" +
+		"NA\t48000\t0\n" +
+		"45\tabc\t1\n"
+
+	// The third data row is bad; read the first two.
+	in := strings.Join(strings.SplitAfter(file, "\n")[:3], "")
+	d, err := data.Read(strings.NewReader(in), "people.tsv", data.Options{RequireTarget: true})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(d.Rows, "rows of", d.Features)
+	for i := range d.Rows {
+		fmt.Println(d.Row(i), "->", d.Y[i])
+	}
+
+	_, err = data.Read(strings.NewReader(file), "people.tsv", data.Options{})
+	fmt.Println(err)
+	// Output:
+	// 2 rows of [age income]
+	// [31 52000] -> 1
+	// [NaN 48000] -> 0
+	// people.tsv:4:2: cell "abc" in column "income" is not a number
+}

@@ -1,0 +1,307 @@
+package data
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// ReadFile reads the data file at path; see [Read]. If the file cannot be
+// opened, the error is the one from os.Open, which names the path.
+func ReadFile(path string, opts Options) (*Dataset, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return Read(f, path, opts)
+}
+
+// Read reads a data set in TSV, CSV or LibSVM format from r, decompressing
+// it first if it starts with the gzip magic bytes. name is used in errors,
+// as the Source of the result and, with [FormatAuto], to choose the format
+// from its extension. All errors are of type [*Error].
+func Read(r io.Reader, name string, opts Options) (*Dataset, error) {
+	in, err := openInput(r, name)
+	if err != nil {
+		return nil, err
+	}
+	format := opts.Format
+	switch format {
+	case FormatAuto:
+		format = formatFromName(name)
+		if format == FormatAuto {
+			if format, err = in.sniff(); err != nil {
+				return nil, err
+			}
+		}
+	case FormatTSV, FormatCSV, FormatLibSVM:
+	default:
+		return nil, errorf(name, 0, 0, "unknown format %d", int(format))
+	}
+	var d *Dataset
+	switch format {
+	case FormatTSV:
+		d, err = readTSV(in, opts)
+	case FormatCSV:
+		d, err = readCSV(in, opts)
+	default:
+		d, err = readLibSVM(in, opts)
+	}
+	if err != nil {
+		if in.rec.err != nil {
+			// A damaged stream explains any error found in what was read.
+			return nil, in.readErr(in.rec.err)
+		}
+		return nil, err
+	}
+	d.Source = name
+	return d, nil
+}
+
+// formatFromName returns the format implied by the extension of name, or
+// FormatAuto if there is none.
+func formatFromName(name string) Format {
+	base := strings.ToLower(filepath.Base(name))
+	base = strings.TrimSuffix(base, ".gz")
+	switch filepath.Ext(base) {
+	case ".tsv":
+		return FormatTSV
+	case ".csv":
+		return FormatCSV
+	case ".libsvm", ".svm":
+		return FormatLibSVM
+	}
+	return FormatAuto
+}
+
+// input is a data stream with gzip compression and a byte order mark
+// removed.
+type input struct {
+	name string
+	gz   bool
+	rec  *errRecorder
+	br   *bufio.Reader
+	bom  int // length of the byte order mark skipped at the start
+}
+
+const bufSize = 1 << 20
+
+func openInput(r io.Reader, name string) (*input, error) {
+	in := &input{name: name}
+	raw := bufio.NewReaderSize(r, 64<<10)
+	magic, err := raw.Peek(2)
+	if err != nil && err != io.EOF && len(magic) < 2 {
+		return nil, in.readErr(err)
+	}
+	var src io.Reader = raw
+	if len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		in.gz = true
+		zr, err := gzip.NewReader(raw)
+		if err != nil {
+			return nil, in.readErr(err)
+		}
+		src = zr
+	}
+	in.rec = &errRecorder{r: src}
+	in.br = bufio.NewReaderSize(in.rec, bufSize)
+	bom, err := in.br.Peek(3)
+	if err != nil && in.rec.err != nil {
+		return nil, in.readErr(in.rec.err)
+	}
+	if bytes.HasPrefix(bom, []byte("\xef\xbb\xbf")) {
+		in.bom = 3
+		in.br.Discard(3)
+	}
+	return in, nil
+}
+
+// readErr wraps an error from the underlying reader.
+func (in *input) readErr(err error) *Error {
+	msg := "read error: "
+	if in.gz {
+		msg = "corrupt or truncated gzip data: "
+	}
+	return &Error{File: in.name, Msg: msg + err.Error(), err: err}
+}
+
+// sniff guesses the format from the first line.
+func (in *input) sniff() (Format, error) {
+	buf, err := in.br.Peek(bufSize)
+	if err != nil && in.rec.err != nil {
+		return 0, in.readErr(in.rec.err)
+	}
+	if i := bytes.IndexByte(buf, '\n'); i >= 0 {
+		buf = buf[:i]
+	}
+	switch {
+	case bytes.IndexByte(buf, '\t') >= 0:
+		return FormatTSV, nil
+	case bytes.IndexByte(buf, ',') >= 0:
+		return FormatCSV, nil
+	case looksLibSVM(buf):
+		return FormatLibSVM, nil
+	}
+	return FormatTSV, nil
+}
+
+// looksLibSVM reports whether line is a number followed by at least one
+// token holding a colon.
+func looksLibSVM(line []byte) bool {
+	if i := bytes.IndexByte(line, '#'); i >= 0 {
+		line = line[:i]
+	}
+	pos := 0
+	tok, _ := nextToken(line, &pos)
+	if _, st := parseNumber(tok); st != cellOK {
+		return false
+	}
+	tok, _ = nextToken(line, &pos)
+	return bytes.IndexByte(tok, ':') > 0
+}
+
+// errRecorder remembers the first error other than io.EOF returned by r.
+type errRecorder struct {
+	r   io.Reader
+	err error
+}
+
+func (e *errRecorder) Read(p []byte) (int, error) {
+	n, err := e.r.Read(p)
+	if err != nil && err != io.EOF && e.err == nil {
+		e.err = err
+	}
+	return n, err
+}
+
+// lineReader returns the lines of a bufio.Reader without their line
+// endings. A partial line cut short by a read error is not returned.
+type lineReader struct {
+	br  *bufio.Reader
+	acc []byte
+	n   int   // number of the last line returned
+	err error // read error other than io.EOF
+}
+
+// next returns the next line, valid until the following call, or false at
+// the end of the input or on a read error (then lr.err is set).
+func (lr *lineReader) next() ([]byte, bool) {
+	lr.acc = lr.acc[:0]
+	for {
+		b, err := lr.br.ReadSlice('\n')
+		if err == bufio.ErrBufferFull {
+			lr.acc = append(lr.acc, b...)
+			continue
+		}
+		line := b
+		if len(lr.acc) > 0 {
+			lr.acc = append(lr.acc, b...)
+			line = lr.acc
+		}
+		if err != nil {
+			if err != io.EOF {
+				lr.err = err
+				return nil, false
+			}
+			if len(line) == 0 {
+				return nil, false
+			}
+		}
+		lr.n++
+		if n := len(line); n > 0 && line[n-1] == '\n' {
+			line = line[:n-1]
+		}
+		if n := len(line); n > 0 && line[n-1] == '\r' {
+			line = line[:n-1]
+		}
+		return line, true
+	}
+}
+
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f'
+}
+
+func isBlank(line []byte) bool {
+	for _, c := range line {
+		if !isSpace(c) {
+			return false
+		}
+	}
+	return true
+}
+
+// nextToken returns the next run of non-space bytes of line at or after
+// *pos, and its offset, advancing *pos past it. It returns nil at the end.
+func nextToken(line []byte, pos *int) ([]byte, int) {
+	i := *pos
+	for i < len(line) && isSpace(line[i]) {
+		i++
+	}
+	start := i
+	for i < len(line) && !isSpace(line[i]) {
+		i++
+	}
+	*pos = i
+	if start == i {
+		return nil, start
+	}
+	return line[start:i], start
+}
+
+type cellStatus int
+
+const (
+	cellOK cellStatus = iota
+	cellMissing
+	cellBad
+	cellRange
+)
+
+// parseNumber parses a cell, trimmed of surrounding ASCII white space.
+func parseNumber[T string | []byte](s T) (float64, cellStatus) {
+	s = trimSpace(s)
+	switch string(s) {
+	case "", "NA", "na", "?", "nan", "NaN", "NAN":
+		return math.NaN(), cellMissing
+	}
+	v, err := strconv.ParseFloat(string(s), 64)
+	if err != nil {
+		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
+			if math.IsInf(v, 0) {
+				return v, cellRange
+			}
+			return v, cellOK // underflow: v is the nearest representable value
+		}
+		return 0, cellBad
+	}
+	return v, cellOK
+}
+
+func trimSpace[T string | []byte](s T) T {
+	i, j := 0, len(s)
+	for i < j && isSpace(s[i]) {
+		i++
+	}
+	for j > i && isSpace(s[j-1]) {
+		j--
+	}
+	return s[i:j]
+}
+
+// quoteCell quotes a trimmed cell for an error message, shortening it if
+// it is long.
+func quoteCell[T string | []byte](s T) string {
+	const max = 64
+	c := string(trimSpace(s))
+	if len(c) > max {
+		return strconv.Quote(c[:max]) + "..."
+	}
+	return strconv.Quote(c)
+}

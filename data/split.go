@@ -1,0 +1,116 @@
+package data
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+)
+
+// Classes maps target values to dense class indices 0..C-1 in ascending order of value.
+// labels[i] is the value of class i, index[r] the class of row r. Error if Y is nil or holds NaN.
+//
+// Values are compared with ==, so -0 and +0 are the same class (labelled 0).
+// An empty, non-nil y gives empty labels and index.
+func Classes(y []float64) (labels []float64, index []int, err error) {
+	if y == nil {
+		return nil, nil, errors.New("data: no target values (Y is nil)")
+	}
+	class := make(map[float64]int)
+	for r, v := range y {
+		if math.IsNaN(v) {
+			return nil, nil, fmt.Errorf("data: target value of row %d (0-based) is NaN", r)
+		}
+		if _, ok := class[v]; !ok {
+			class[v] = 0
+			labels = append(labels, v+0) // v+0 turns -0 into +0
+		}
+	}
+	slices.Sort(labels)
+	if labels == nil {
+		labels = []float64{}
+	}
+	for i, v := range labels {
+		class[v] = i
+	}
+	index = make([]int, len(y))
+	for r, v := range y {
+		index[r] = class[v]
+	}
+	return labels, index, nil
+}
+
+// StratifiedSplit splits row indices into train and test, test taking round(frac*n_c) rows of each
+// class c (at least one row in train per class when n_c>=2), deterministic for a seed
+// (math/rand/v2 with rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)); both index slices sorted ascending.
+//
+// frac is clamped to [0, 1] (NaN counts as 0), and rounding is
+// math.Round (halves away from zero), so a class with a single row goes to
+// test when frac >= 0.5. Precisely: one generator is created from the seed;
+// the classes are visited in ascending order of class value; the rows of
+// each class, in ascending order, are permuted with the generator's Shuffle
+// and the first round(frac*n_c) of them (capped at n_c-1 when n_c >= 2) go
+// to test, the rest to train. class may hold any int values, not only
+// 0..C-1. Both results are non-nil.
+func StratifiedSplit(class []int, frac float64, seed uint64) (train, test []int) {
+	byClass := make(map[int][]int)
+	for r, c := range class {
+		byClass[c] = append(byClass[c], r)
+	}
+	keys := make([]int, 0, len(byClass))
+	for c := range byClass {
+		keys = append(keys, c)
+	}
+	slices.Sort(keys)
+	rng := newRand(seed)
+	train, test = []int{}, []int{}
+	for _, c := range keys {
+		rows := byClass[c]
+		k := testCount(len(rows), frac)
+		rng.Shuffle(len(rows), func(i, j int) { rows[i], rows[j] = rows[j], rows[i] })
+		test = append(test, rows[:k]...)
+		train = append(train, rows[k:]...)
+	}
+	slices.Sort(train)
+	slices.Sort(test)
+	return train, test
+}
+
+// Split is the same without strata (regression).
+//
+// It puts round(frac*n) of the rows 0..n-1 into test (at least one row
+// stays in train when n >= 2) and gives the same result as StratifiedSplit
+// with n rows of a single class.
+func Split(n int, frac float64, seed uint64) (train, test []int) {
+	rows := make([]int, max(n, 0))
+	for i := range rows {
+		rows[i] = i
+	}
+	k := testCount(len(rows), frac)
+	newRand(seed).Shuffle(len(rows), func(i, j int) { rows[i], rows[j] = rows[j], rows[i] })
+	test = slices.Clone(rows[:k])
+	train = slices.Clone(rows[k:])
+	slices.Sort(train)
+	slices.Sort(test)
+	return train, test
+}
+
+func newRand(seed uint64) *rand.Rand {
+	return rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+}
+
+// testCount is the number of the n rows of a stratum that go to test.
+func testCount(n int, frac float64) int {
+	if !(frac > 0) || n == 0 {
+		return 0
+	}
+	k := n
+	if frac < 1 {
+		k = int(math.Round(frac * float64(n)))
+	}
+	if n >= 2 && k > n-1 {
+		k = n - 1
+	}
+	return k
+}

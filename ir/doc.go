@@ -1,0 +1,104 @@
+// Package ir defines treegen's intermediate representation of tree models:
+// the one contract between the producers of models (trainers in train/...,
+// importers in ir/xgboost and ir/lightgbm) and their consumers (the
+// interpreter in runtime/ and the backends in codegen/...).
+//
+// A model is a JSON document (Marshal, Decode, Load, Save) with a
+// "format_version" of the form MAJOR.MINOR. Decoding is strict: unknown
+// fields and values of the wrong type are errors naming their JSON path, and
+// malformed JSON is reported with line and column. Validate checks every rule
+// below and names the JSON path of the first culprit.
+//
+// # Semantics
+//
+// This section is the definition that the interpreter implements and that
+// every backend is tested against, bit for bit. "F" is the working precision
+// (float64, or float32 for float32 interpreters and generated code); every
+// stored number is converted to F once, and every arithmetic operation below
+// is one rounded F operation: there is no fused multiply-add (implementations
+// in Go write float64(a*b)+c, which forbids fusion).
+//
+// Input. A row x has NumFeatures values. NaN is a missing value; ±Inf are
+// ordinary values. With Preprocess, every feature is first mapped to
+// x'[j] = (x[j] - Shift[j]) * Scale[j] (NaN stays NaN); without it x' = x.
+// Everything below reads x'.
+//
+// Dot products. The margin of an oblique, soft or softmax-row vector with
+// sparse weights (Indices, Weights) and bias b is accumulated left to right,
+// starting from the bias:
+//
+//	m = b;  for i in order: m = m + w[i]*x'[Indices[i]]
+//
+// Hard tests. An "axis" node sends the row left iff x'[Feature] < Threshold
+// ("<=" when LessEqual). With Float32Compare, both sides are first rounded to
+// float32 (XGBoost's rule). An "oblique" node sends the row left iff m < 0
+// ("<=" when LessEqual). A NaN feature value, or a NaN margin (a NaN feature,
+// or Inf-Inf), goes to the left child iff DefaultLeft, otherwise right.
+//
+// Soft tests. A "soft" node sends the row left with probability
+// p = S_γ(m) and right with 1-p, where S is the smooth-step of the TEL paper:
+//
+//	S(t) = 0 for t <= -γ/2;  1 for t >= γ/2;
+//	otherwise, with u = t/γ:  S(t) = u*(1.5 - 2*u*u) + 0.5   (= -2t³/γ³ + 3t/(2γ) + 1/2)
+//
+// γ = 0 gives a hard split (left iff m > 0). A NaN margin gives p = 1 if
+// DefaultLeft, else 0. Note the direction: a soft node goes left for large
+// margins, a hard oblique node for negative ones; a soft node with γ = 0 and
+// weights (w, b) equals a hard oblique node with (-w, -b) and "<".
+//
+// Tree value. Traversal starts at the root. A hard node passes the row to one
+// child. A tree with soft nodes visits its children depth first, left before
+// right, carrying the path probability P (1 at the root; P·p to the left
+// child, P·(1-p) to the right, multiplied in root-to-leaf order), and skips a
+// child whose probability is exactly 0 (the conditional computation of the
+// TEL paper). The tree's value is the sum, in that visiting order, of P·v over
+// the leaves reached, where v is the leaf's value; for hard trees it is the
+// value of the single leaf reached. In each sum the first term is added to 0.
+//
+// Leaves. A "leaf" holds one value (its tree writes the single output
+// Tree.Output) or NumOutputs values (Tree.Output == AllOutputs). A "softmax"
+// leaf, in an AllOutputs tree, computes for its classes c_j (increasing) the
+// margins z_j of its sparse rows (bias first, as above), then
+//
+//	mx = max_j z_j;  e_j = exp(z_j - mx);  s = e_1 + e_2 + ...;  value[c_j] = e_j / s
+//
+// and 0 for every class outside the subset. exp is math.Exp computed in
+// float64 and rounded to F. A NaN margin makes the leaf's values NaN.
+//
+// Aggregation. For output k, with base b_k (BaseScore, or 0):
+//
+//	sum:  a_k = b_k; then, for each tree in order that writes k: a_k = a_k + t_k
+//	mean: s_k = 0;   then s_k = s_k + t_k for each such tree;  a_k = b_k + s_k/n_k
+//
+// where n_k >= 1 is the number of (non-latent) trees writing output k.
+//
+// Latent trees (Tree.Latent). Their splits are hard ("axis" or "oblique");
+// each node t has an activity a_t in [0, 1] (frozen at the end of training)
+// and no leaf values. For the split margin s of a node (m for oblique,
+// x'[Feature] - Threshold for axis, in F), the signed margin towards its left
+// child is -s and towards its right child s; q_t is the minimum of the signed
+// margins on the path from the root to t (+Inf at the root), and
+// z_t = min(max(q_t, 0), a_t). A NaN margin gives +Inf towards the default
+// child and -Inf towards the other. The model's Readout then adds, to each
+// margin a_k after aggregation, r_k = Bias[k] + sum_j Weights[k][j]*u[j]
+// accumulated left to right from the bias, over u = [x', z] with z the
+// concatenation over latent trees (in order) of z_t over each tree's nodes (in
+// index order).
+//
+// Link. The prediction is link(a): identity; sigmoid 1/(1+exp(-a_k)) per
+// output; exp(a_k) per output; softmax exp(a_k-mx)/s with mx and s as for
+// softmax leaves. exp is as above.
+//
+// Classes. A binary model's single output scores ClassNames[1]: the
+// predicted class is 1 iff the prediction (after the link) is > 0.5. A
+// multiclass model predicts the index of the largest prediction, the first
+// on ties.
+//
+// # Canonical form
+//
+// Node 0 is the root; every child has a higher index than its parent, every
+// node except the root has exactly one parent, and every node is reachable.
+// Producers whose libraries use other conventions ("<=" thresholds,
+// probability of going right, 1-based classes) translate them into this form
+// and document the translation.
+package ir

@@ -1,0 +1,280 @@
+package ir
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"reflect"
+	"sort"
+	"strings"
+
+	"github.com/treegen/treegen/internal/atomicfile"
+)
+
+// Decode parses an IR document strictly: malformed JSON is reported with its
+// line and column, an unknown field or a value of the wrong type with its JSON
+// path, an unsupported format_version as such. name (a file name) prefixes
+// every error. Decode does not call Validate; Load does.
+func Decode(data []byte, name string) (*Model, error) {
+	wrap := func(format string, args ...any) error {
+		return fmt.Errorf("%s: %s", name, fmt.Sprintf(format, args...))
+	}
+	var raw any
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	if err := dec.Decode(&raw); err != nil {
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			line, col := lineCol(data, se.Offset)
+			return nil, wrap("%d:%d: invalid JSON: %s", line, col, strings.TrimPrefix(se.Error(), "json: "))
+		}
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			line, col := lineCol(data, int64(len(data)))
+			return nil, wrap("%d:%d: invalid JSON: unexpected end of input (truncated file?)", line, col)
+		}
+		return nil, wrap("invalid JSON: %v", err)
+	}
+	if dec.More() {
+		line, col := lineCol(data, dec.InputOffset())
+		return nil, wrap("%d:%d: invalid JSON: data after the top-level value", line, col)
+	}
+	obj, ok := raw.(map[string]any)
+	if !ok {
+		return nil, wrap("not a treegen model: the top level is %s, want an object", jsonKind(raw))
+	}
+	v, ok := obj["format_version"]
+	if !ok {
+		return nil, wrap("not a treegen model: format_version is missing")
+	}
+	version, ok := v.(string)
+	if !ok {
+		return nil, wrap("format_version: want a string such as %q, got %s", FormatVersion, jsonKind(v))
+	}
+	if err := CheckVersion(version); err != nil {
+		return nil, wrap("%v", err)
+	}
+	if err := checkShape(raw, reflect.TypeOf(Model{}), ""); err != nil {
+		return nil, wrap("%v", err)
+	}
+	var m Model
+	dec = json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&m); err != nil {
+		// checkShape should have caught it; report what the decoder says.
+		return nil, wrap("%v", err)
+	}
+	return &m, nil
+}
+
+// Load reads, decodes and validates the model file at path.
+func Load(path string) (*Model, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	m, err := Decode(data, path)
+	if err != nil {
+		return nil, err
+	}
+	if err := m.Validate(); err != nil {
+		return nil, fmt.Errorf("%s: invalid model: %w", path, err)
+	}
+	return m, nil
+}
+
+// Marshal encodes m as indented JSON with a trailing newline. The encoding is
+// deterministic: the same model gives the same bytes.
+func Marshal(m *Model) ([]byte, error) {
+	data, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return append(data, '\n'), nil
+}
+
+// Save validates m and writes it to path atomically: on any error the file
+// at path, if any, is left untouched.
+func Save(path string, m *Model) error {
+	if err := m.Validate(); err != nil {
+		return fmt.Errorf("refusing to write an invalid model: %w", err)
+	}
+	data, err := Marshal(m)
+	if err != nil {
+		return err
+	}
+	return atomicfile.WriteFile(path, data, 0o644)
+}
+
+// Hash returns the hex SHA-256 of the model's canonical encoding (Marshal).
+func Hash(m *Model) (string, error) {
+	data, err := Marshal(m)
+	if err != nil {
+		return "", err
+	}
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:]), nil
+}
+
+// lineCol converts a byte offset into a 1-based line and column.
+func lineCol(data []byte, off int64) (line, col int) {
+	if off > int64(len(data)) {
+		off = int64(len(data))
+	}
+	if off < 0 {
+		off = 0
+	}
+	prefix := data[:off]
+	line = bytes.Count(prefix, []byte{'\n'}) + 1
+	col = int(off) - (bytes.LastIndexByte(prefix, '\n') + 1)
+	if col < 1 {
+		col = 1
+	}
+	return line, col
+}
+
+func jsonKind(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "a boolean"
+	case json.Number:
+		return "a number"
+	case string:
+		return "a string"
+	case []any:
+		return "an array"
+	case map[string]any:
+		return "an object"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+// checkShape walks a generic JSON value against the Go type it will decode
+// into and reports the first unknown field or mismatched kind with its path.
+func checkShape(v any, t reflect.Type, path string) error {
+	at := func() string {
+		if path == "" {
+			return "top level"
+		}
+		return path
+	}
+	for t.Kind() == reflect.Pointer {
+		if v == nil {
+			return nil
+		}
+		t = t.Elem()
+	}
+	if v == nil {
+		return nil // null leaves the zero value; Validate judges it
+	}
+	mismatch := func(want string) error {
+		return fmt.Errorf("%s: want %s, got %s", at(), want, jsonKind(v))
+	}
+	switch t.Kind() {
+	case reflect.Struct:
+		obj, ok := v.(map[string]any)
+		if !ok {
+			return mismatch("an object")
+		}
+		fields := jsonFields(t)
+		keys := make([]string, 0, len(obj))
+		for k := range obj {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			ft, ok := fields[k]
+			if !ok {
+				names := make([]string, 0, len(fields))
+				for n := range fields {
+					names = append(names, n)
+				}
+				sort.Strings(names)
+				return fmt.Errorf("%s: unknown field %q (known: %s)", join(path, k), k, strings.Join(names, ", "))
+			}
+			if err := checkShape(obj[k], ft, join(path, k)); err != nil {
+				return err
+			}
+		}
+	case reflect.Map:
+		obj, ok := v.(map[string]any)
+		if !ok {
+			return mismatch("an object")
+		}
+		keys := make([]string, 0, len(obj))
+		for k := range obj {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			if err := checkShape(obj[k], t.Elem(), join(path, k)); err != nil {
+				return err
+			}
+		}
+	case reflect.Slice:
+		arr, ok := v.([]any)
+		if !ok {
+			return mismatch("an array")
+		}
+		for i, e := range arr {
+			if err := checkShape(e, t.Elem(), fmt.Sprintf("%s[%d]", path, i)); err != nil {
+				return err
+			}
+		}
+	case reflect.String:
+		if _, ok := v.(string); !ok {
+			return mismatch("a string")
+		}
+	case reflect.Bool:
+		if _, ok := v.(bool); !ok {
+			return mismatch("true or false")
+		}
+	case reflect.Int, reflect.Int32, reflect.Int64:
+		n, ok := v.(json.Number)
+		if !ok {
+			return mismatch("an integer")
+		}
+		if _, err := n.Int64(); err != nil {
+			return fmt.Errorf("%s: want an integer, got %s", at(), n)
+		}
+	case reflect.Float64, reflect.Float32:
+		n, ok := v.(json.Number)
+		if !ok {
+			return mismatch("a number")
+		}
+		if _, err := n.Float64(); err != nil {
+			return fmt.Errorf("%s: %s is out of range", at(), n)
+		}
+	}
+	return nil
+}
+
+// jsonFields maps the JSON names of a struct's fields to their types.
+func jsonFields(t reflect.Type) map[string]reflect.Type {
+	fields := make(map[string]reflect.Type, t.NumField())
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "-" || !f.IsExported() {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		fields[name] = f.Type
+	}
+	return fields
+}
+
+func join(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}

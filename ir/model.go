@@ -1,0 +1,291 @@
+package ir
+
+import "math"
+
+// FormatVersion is the IR format version this package writes. Files whose
+// major version differs are refused; a newer minor version is read as long as
+// it holds no field this version does not know (decoding is strict).
+const FormatVersion = "1.0"
+
+// MaxDepth is the deepest tree Validate accepts (the root has depth 0).
+const MaxDepth = 100
+
+// AllOutputs as a Tree's Output means that the tree's leaves hold one value
+// per model output (vector leaves) instead of a single value for one output.
+const AllOutputs = -1
+
+// Task says what the model predicts.
+type Task string
+
+// Tasks.
+const (
+	Regression  Task = "regression"   // NumOutputs real values
+	Binary      Task = "binary"       // one output: the score of the second class
+	Multiclass  Task = "multiclass"   // one output per class
+	MultiOutput Task = "multi_output" // several independent outputs (multi-target regression, multi-label)
+)
+
+// Link is the function from raw scores (margins) to predictions.
+type Link string
+
+// Links.
+const (
+	Identity Link = "identity" // y = m
+	Sigmoid  Link = "sigmoid"  // y_k = 1 / (1 + exp(-m_k)), per output
+	Softmax  Link = "softmax"  // y_k = exp(m_k - max m) / sum_j exp(m_j - max m)
+	Exp      Link = "exp"      // y_k = exp(m_k), per output
+)
+
+// Aggregation is how tree outputs combine.
+type Aggregation string
+
+// Aggregations.
+const (
+	Sum  Aggregation = "sum"  // margin = base + t_1 + t_2 + ... in tree order
+	Mean Aggregation = "mean" // margin = base + (t_1 + t_2 + ...) / (number of trees writing that output)
+)
+
+// NodeKind is the kind of a tree node.
+type NodeKind string
+
+// Node kinds. Split kinds have two children; leaf kinds have none.
+const (
+	Axis        NodeKind = "axis"    // hard test on one feature: left iff x[Feature] < Threshold (<= with LessEqual)
+	Oblique     NodeKind = "oblique" // hard test on a hyperplane: left iff w·x + Bias < 0 (<= with LessEqual)
+	Soft        NodeKind = "soft"    // soft routing: P(left) = S_Gamma(w·x + Bias), the smooth-step of width Gamma
+	Leaf        NodeKind = "leaf"    // constant leaf: Value (empty in latent trees)
+	SoftmaxLeaf NodeKind = "softmax" // softmax leaf over a class subset: Softmax
+)
+
+// IsSplit reports whether nodes of kind k have children.
+func (k NodeKind) IsSplit() bool { return k == Axis || k == Oblique || k == Soft }
+
+// Model is a trained tree model: the one contract between the producers of
+// models (trainers, importers) and their consumers (the interpreter and the
+// code generators). doc.go states its semantics exactly.
+type Model struct {
+	// FormatVersion is "MAJOR.MINOR"; see the constant FormatVersion.
+	FormatVersion string `json:"format_version"`
+	// Name is a human name of the model (free text).
+	Name string `json:"name,omitempty"`
+	// Task is what the model predicts.
+	Task Task `json:"task"`
+
+	// NumFeatures is P, the length of an input row.
+	NumFeatures int `json:"num_features"`
+	// FeatureNames, if present, has NumFeatures entries.
+	FeatureNames []string `json:"feature_names,omitempty"`
+	// Preprocess, if present, maps each input feature before any test:
+	// x'[j] = (x[j] - Shift[j]) * Scale[j].
+	Preprocess *Affine `json:"preprocess,omitempty"`
+
+	// NumOutputs is K, the number of raw outputs (margins).
+	NumOutputs int `json:"num_outputs"`
+	// ClassNames, for classifiers, names the classes: two for Binary, NumOutputs for Multiclass.
+	ClassNames []string `json:"class_names,omitempty"`
+	// BaseScore, if present, has NumOutputs values added to the margins; absent means zeros.
+	BaseScore []float64 `json:"base_score,omitempty"`
+	// Aggregation combines the trees' outputs.
+	Aggregation Aggregation `json:"aggregation"`
+	// Link maps margins to predictions.
+	Link Link `json:"link"`
+	// Float32Compare says that axis-aligned tests compare float32(x'[f]) with
+	// float32(Threshold), as XGBoost does.
+	Float32Compare bool `json:"float32_compare,omitempty"`
+
+	// Trees are the trees, evaluated and accumulated in order.
+	Trees []Tree `json:"trees"`
+	// Readout is the linear read-out of latent trees over [x', z]; present
+	// iff some tree is Latent.
+	Readout *Readout `json:"readout,omitempty"`
+
+	// Provenance records where the model came from.
+	Provenance *Provenance `json:"provenance,omitempty"`
+}
+
+// Affine is a per-feature affine map x' = (x - Shift) * Scale.
+type Affine struct {
+	Shift []float64 `json:"shift"`
+	Scale []float64 `json:"scale"`
+}
+
+// Tree is one tree: a flat array of nodes, Nodes[0] the root. Every child
+// index is greater than its parent's, every node but the root has exactly one
+// parent, and every node is reachable from the root.
+type Tree struct {
+	// Output is the index of the single output this tree's leaves add to, or
+	// AllOutputs (-1) when each leaf holds a value for every output.
+	Output int `json:"output"`
+	// Latent marks a latent tree (see doc.go): its leaves hold no values; every
+	// node carries an Activity, and the tree feeds the model's Readout.
+	Latent bool `json:"latent,omitempty"`
+	// Nodes holds the nodes, root first.
+	Nodes []Node `json:"nodes"`
+}
+
+// Node is a tree node. Which fields are meaningful depends on Kind; the
+// others must be zero (Validate enforces this).
+type Node struct {
+	Kind NodeKind `json:"kind"`
+
+	// Left and Right are the children of a split (indices into Tree.Nodes).
+	Left  int `json:"left,omitempty"`
+	Right int `json:"right,omitempty"`
+	// DefaultLeft sends a missing value (NaN feature or NaN margin) left;
+	// otherwise it goes right. For Soft nodes it makes P(left) = 1 (else 0).
+	DefaultLeft bool `json:"default_left,omitempty"`
+	// LessEqual makes a hard test "<=" instead of "<".
+	LessEqual bool `json:"less_equal,omitempty"`
+
+	// Feature and Threshold define an Axis test.
+	Feature   int     `json:"feature,omitempty"`
+	Threshold float64 `json:"threshold,omitempty"`
+
+	// Indices, Weights and Bias define the margin w·x + b of Oblique and Soft
+	// nodes; Indices are strictly increasing feature indices.
+	Indices []int     `json:"indices,omitempty"`
+	Weights []float64 `json:"weights,omitempty"`
+	Bias    float64   `json:"bias,omitempty"`
+	// Gamma is the width of a Soft node's smooth-step; 0 makes it a hard
+	// split that goes left iff the margin is > 0.
+	Gamma float64 `json:"gamma,omitempty"`
+
+	// Value is a Leaf's value: one number (tree with a single Output) or
+	// NumOutputs numbers (AllOutputs); empty in latent trees.
+	Value []float64 `json:"value,omitempty"`
+	// Softmax is a softmax leaf's parameters.
+	Softmax *SoftmaxParams `json:"softmax,omitempty"`
+
+	// Activity is a_t in [0, 1], the node's activity in a latent tree.
+	Activity *float64 `json:"activity,omitempty"`
+}
+
+// SoftmaxParams is a softmax leaf over a subset of the classes: for class
+// Classes[j], z_j = Rows[j]·x' + Bias[j]; the leaf's value is the softmax of
+// z over the subset, 0 for every class outside it.
+type SoftmaxParams struct {
+	Classes []int       `json:"classes"`
+	Rows    []SparseRow `json:"rows"`
+	Bias    []float64   `json:"bias"`
+}
+
+// SparseRow is a sparse vector: Weights[i] at feature Indices[i], indices
+// strictly increasing.
+type SparseRow struct {
+	Indices []int     `json:"indices,omitempty"`
+	Weights []float64 `json:"weights,omitempty"`
+}
+
+// Readout is the model-level linear read-out of latent trees. The read-out
+// input is u = [x', z], where z concatenates, for every latent tree in order,
+// z_t of each of its nodes in index order. For output k the read-out adds
+// Bias[k] + sum_j Weights[k][j] * u[j] to the margin.
+type Readout struct {
+	Weights [][]float64 `json:"weights"`
+	Bias    []float64   `json:"bias"`
+}
+
+// Provenance records who made a model, with which parameters, from what data.
+type Provenance struct {
+	Producer string            `json:"producer,omitempty"`
+	Params   map[string]string `json:"params,omitempty"`
+	Data     map[string]string `json:"data,omitempty"`
+}
+
+// IsSplit reports whether n has children.
+func (n *Node) IsSplit() bool { return n.Kind.IsSplit() }
+
+// IsLeaf reports whether n is a leaf.
+func (n *Node) IsLeaf() bool { return !n.Kind.IsSplit() }
+
+// LatentSize returns the length of z, the number of nodes in latent trees.
+func (m *Model) LatentSize() int {
+	n := 0
+	for i := range m.Trees {
+		if m.Trees[i].Latent {
+			n += len(m.Trees[i].Nodes)
+		}
+	}
+	return n
+}
+
+// Base returns the base score of output k (0 when BaseScore is absent).
+func (m *Model) Base(k int) float64 {
+	if len(m.BaseScore) == 0 {
+		return 0
+	}
+	return m.BaseScore[k]
+}
+
+// TreesPerOutput returns, for each output, the number of non-latent trees
+// that write to it: the divisor of the Mean aggregation.
+func (m *Model) TreesPerOutput() []int {
+	n := make([]int, m.NumOutputs)
+	for i := range m.Trees {
+		t := &m.Trees[i]
+		switch {
+		case t.Latent:
+		case t.Output == AllOutputs:
+			for k := range n {
+				n[k]++
+			}
+		case t.Output >= 0 && t.Output < len(n):
+			n[t.Output]++
+		}
+	}
+	return n
+}
+
+// IsClassifier reports whether the model predicts classes.
+func (m *Model) IsClassifier() bool { return m.Task == Binary || m.Task == Multiclass }
+
+// Depth returns the depth of the tree (0 for a lone leaf). It assumes a
+// valid tree.
+func (t *Tree) Depth() int {
+	depth := make([]int, len(t.Nodes))
+	max := 0
+	for i := range t.Nodes {
+		n := &t.Nodes[i]
+		if n.IsSplit() {
+			depth[n.Left] = depth[i] + 1
+			depth[n.Right] = depth[i] + 1
+			if depth[i]+1 > max {
+				max = depth[i] + 1
+			}
+		}
+	}
+	return max
+}
+
+// NumLeaves returns the number of leaves of the tree.
+func (t *Tree) NumLeaves() int {
+	n := 0
+	for i := range t.Nodes {
+		if t.Nodes[i].IsLeaf() {
+			n++
+		}
+	}
+	return n
+}
+
+// SmoothStep is the smooth-step S_gamma(t) of the TEL paper, evaluated in
+// float64 in the exact order every consumer of the IR uses:
+//
+//	t <= -gamma/2: 0;  t >= gamma/2: 1;  otherwise, with u = t/gamma,
+//	S = u*(1.5 - 2*u*u) + 0.5   (each operation rounded, no fused multiply-add)
+//
+// which is -2t³/γ³ + 3t/(2γ) + 1/2. With gamma = 0 it is 0 for t <= 0 and 1
+// for t > 0. A NaN t returns NaN; callers route NaN by the default direction.
+func SmoothStep(t, gamma float64) float64 {
+	h := gamma / 2
+	switch {
+	case t <= -h:
+		return 0
+	case t >= h:
+		return 1
+	case t != t:
+		return math.NaN()
+	}
+	u := t / gamma
+	return float64(u*float64(1.5-float64(2*u*u))) + 0.5
+}

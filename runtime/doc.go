@@ -1,0 +1,18 @@
+// Package runtime is treegen's interpreter: it loads an ir.Model into flat
+// arrays and predicts with it, implementing every kind of model the IR can
+// express (hard axis-aligned and oblique trees, soft smooth-step trees with
+// the conditional traversal of the TEL paper, constant and softmax leaves,
+// latent trees with a linear read-out) exactly as ir/doc.go defines it.
+//
+// It is the executable definition of the IR: every code generator is tested
+// for bit-for-bit equality against it. It is also the "interpreted" side of
+// every speed comparison, so it is built for speed: trees made only of
+// axis-aligned splits and constant leaves (CART, gradient boosting, XGBoost
+// and LightGBM imports) run on a compact 16- or 24-byte node layout with "<="
+// tests and float32 comparisons folded into the thresholds at load time, and
+// no prediction allocates.
+//
+// A Predictor is generic over the working precision F (float32 or float64);
+// a float32 Predictor computes exactly what float32 generated code computes.
+// Predictors are safe for concurrent use.
+package runtime

@@ -1,0 +1,438 @@
+package runtime
+
+import (
+	"math"
+
+	"github.com/treegen/treegen/ir"
+)
+
+// stackFeatures is the largest row preprocessed in a stack buffer.
+const stackFeatures = 128
+
+// PredictMargin writes the raw scores (margins, before the link) of row x
+// into out. len(x) must be NumFeatures and len(out) NumOutputs.
+func (p *Predictor[F]) PredictMargin(x, out []F) error {
+	if len(x) != p.p {
+		return ErrFeatureCount
+	}
+	if len(out) != p.k {
+		return ErrOutputSize
+	}
+	if !p.needScratch {
+		p.margin(x, out, nil)
+		return nil
+	}
+	s := p.pool.Get().(*scratch[F])
+	p.margin(x, out, s)
+	p.pool.Put(s)
+	return nil
+}
+
+// Predict writes the predictions (margins after the link) of row x into out.
+func (p *Predictor[F]) Predict(x, out []F) error {
+	if err := p.PredictMargin(x, out); err != nil {
+		return err
+	}
+	p.applyLink(out)
+	return nil
+}
+
+// PredictClass returns the predicted class of row x: for a binary model 1
+// iff the prediction is > 0.5, for a multiclass model the index of the
+// largest prediction (the first on ties). For other tasks it returns 0.
+func (p *Predictor[F]) PredictClass(x []F) (int, error) {
+	var buf [256]F
+	out := buf[:0]
+	if p.k <= len(buf) {
+		out = buf[:p.k]
+	} else {
+		out = make([]F, p.k)
+	}
+	if err := p.Predict(x, out); err != nil {
+		return 0, err
+	}
+	return p.class(out), nil
+}
+
+func (p *Predictor[F]) class(pred []F) int {
+	switch p.task {
+	case ir.Binary:
+		if pred[0] > 0.5 {
+			return 1
+		}
+	case ir.Multiclass:
+		best := 0
+		for k := 1; k < len(pred); k++ {
+			if pred[k] > pred[best] {
+				best = k
+			}
+		}
+		return best
+	}
+	return 0
+}
+
+// PredictBatch predicts n rows: x holds n*NumFeatures values row by row and
+// out receives n*NumOutputs values. With margin set it writes raw scores.
+func (p *Predictor[F]) PredictBatch(x, out []F, margin bool) error {
+	if len(x)%p.p != 0 {
+		return ErrBatchShape
+	}
+	n := len(x) / p.p
+	if len(out) != n*p.k {
+		return ErrOutputSize
+	}
+	var s *scratch[F]
+	if p.needScratch {
+		s = p.pool.Get().(*scratch[F])
+		defer p.pool.Put(s)
+	}
+	for i := 0; i < n; i++ {
+		o := out[i*p.k : (i+1)*p.k]
+		p.margin(x[i*p.p:(i+1)*p.p], o, s)
+		if !margin {
+			p.applyLink(o)
+		}
+	}
+	return nil
+}
+
+// margin computes the raw scores of one row into out; s is nil when the
+// model needs no scratch.
+func (p *Predictor[F]) margin(x, a []F, s *scratch[F]) {
+	if p.shift != nil {
+		xp := s.x
+		for j := range xp {
+			xp[j] = (x[j] - p.shift[j]) * p.scale[j]
+		}
+		x = xp
+	}
+	if p.mean {
+		for k := range a {
+			a[k] = 0
+		}
+	} else {
+		copy(a, p.base)
+	}
+	convert32 := p.f32cmp && !isFloat32[F]()
+	for i := range p.trees {
+		t := &p.trees[i]
+		switch t.kind {
+		case fastTree:
+			var leaf int32
+			if convert32 {
+				leaf = p.fastLeaf32(x, t.root)
+			} else {
+				leaf = p.fastLeafPlain(x, t.root)
+			}
+			if t.out >= 0 {
+				a[t.out] += p.fastLeaf[leaf]
+			} else {
+				v := p.fastLeaf[leaf : int(leaf)+len(a)]
+				for k := range a {
+					a[k] += v[k]
+				}
+			}
+		case hardTree:
+			leaf := p.hardLeaf(x, t.root)
+			p.addLeaf(x, leaf, F(1), t.out, a, s, false)
+		case softTree:
+			tv := s.t
+			if t.out >= 0 {
+				tv = tv[:1]
+			}
+			for k := range tv {
+				tv[k] = 0
+			}
+			p.soft(x, t.root, 1, t.out, tv, s)
+			if t.out >= 0 {
+				a[t.out] += tv[0]
+			} else {
+				for k := range a {
+					a[k] += tv[k]
+				}
+			}
+		case latentTree:
+			p.latent(x, t, s)
+		}
+	}
+	if p.mean {
+		for k := range a {
+			a[k] = p.base[k] + a[k]/p.count[k]
+		}
+	}
+	if p.readW != nil {
+		p.readout(x, a, s.z)
+	}
+}
+
+func isFloat32[F Float]() bool {
+	var f F
+	_, ok := any(f).(float32)
+	return ok
+}
+
+// fastLeafPlain walks a fast tree from root and returns the offset of the
+// leaf value reached.
+func (p *Predictor[F]) fastLeafPlain(x []F, i int32) int32 {
+	nodes := p.fast
+	for i >= 0 {
+		n := &nodes[i]
+		v := x[n.feat&^defaultLeftBit]
+		if v < n.thr {
+			i = n.left
+		} else if v != v && n.feat&defaultLeftBit != 0 {
+			i = n.left
+		} else {
+			i = n.right
+		}
+	}
+	return ^i
+}
+
+// fastLeaf32 is fastLeafPlain for float64 predictors of models that compare
+// in float32.
+func (p *Predictor[F]) fastLeaf32(x []F, i int32) int32 {
+	nodes := p.fast
+	for i >= 0 {
+		n := &nodes[i]
+		v := F(float32(x[n.feat&^defaultLeftBit]))
+		if v < n.thr {
+			i = n.left
+		} else if v != v && n.feat&defaultLeftBit != 0 {
+			i = n.left
+		} else {
+			i = n.right
+		}
+	}
+	return ^i
+}
+
+// dot returns bias + w·x over the sparse weights [w0, w1), accumulated left
+// to right, each product rounded (no fused multiply-add).
+func (p *Predictor[F]) dot(x []F, bias F, w0, w1 int32) F {
+	m := bias
+	idx := p.idx[w0:w1]
+	wts := p.wts[w0:w1]
+	for j, f := range idx {
+		m += F(wts[j] * x[f])
+	}
+	return m
+}
+
+// goLeft evaluates a hard split; for NaN it follows the default direction.
+func (p *Predictor[F]) goLeft(x []F, n *genNode[F]) bool {
+	var v, t F
+	if n.kind == ir.Axis {
+		v, t = x[n.feat], n.thr
+		if p.f32cmp {
+			v = F(float32(v))
+		}
+	} else {
+		v = p.dot(x, n.bias, n.w0, n.w1)
+	}
+	if v != v {
+		return n.defaultLeft
+	}
+	if n.lessEqual {
+		return v <= t
+	}
+	return v < t
+}
+
+// hardLeaf walks a hard tree on the general layout to its leaf.
+func (p *Predictor[F]) hardLeaf(x []F, i int32) int32 {
+	for {
+		n := &p.gen[i]
+		if !n.kind.IsSplit() {
+			return i
+		}
+		if p.goLeft(x, n) {
+			i = n.left
+		} else {
+			i = n.right
+		}
+	}
+}
+
+// addLeaf adds prob·value of leaf i to acc (acc has one entry when out >= 0,
+// else one per output). With weighted false, prob is 1 and the value is
+// added as is (hard trees).
+func (p *Predictor[F]) addLeaf(x []F, i int32, prob F, out int32, acc []F, s *scratch[F], weighted bool) {
+	n := &p.gen[i]
+	if n.kind == ir.Leaf {
+		v := p.genVal[n.v0:n.v1]
+		switch {
+		case out >= 0 && !weighted:
+			acc[out] += v[0]
+		case out >= 0:
+			acc[0] += prob * v[0]
+		case weighted:
+			for k := range acc {
+				acc[k] += prob * v[k]
+			}
+		default:
+			for k := range acc {
+				acc[k] += v[k]
+			}
+		}
+		return
+	}
+	// Softmax leaf: z_j, max, exp, sum, divide (ir/doc.go).
+	rows := p.smRows[n.v0:n.v1]
+	e := s.e[:len(rows)]
+	for j := range rows {
+		r := &rows[j]
+		e[j] = p.dot(x, r.bias, r.w0, r.w1)
+	}
+	softmaxInPlace(e)
+	for j := range rows {
+		if weighted {
+			acc[rows[j].class] += prob * e[j]
+		} else {
+			acc[rows[j].class] += e[j]
+		}
+	}
+}
+
+// soft accumulates the value of the subtree at i, reached with probability
+// prob, into tv: depth first, left before right, skipping children reached
+// with probability exactly 0.
+func (p *Predictor[F]) soft(x []F, i int32, prob F, out int32, tv []F, s *scratch[F]) {
+	for {
+		n := &p.gen[i]
+		if !n.kind.IsSplit() {
+			p.addLeaf(x, i, prob, out, tv, s, true)
+			return
+		}
+		var pl F
+		if n.kind == ir.Soft {
+			m := p.dot(x, n.bias, n.w0, n.w1)
+			switch {
+			case m != m:
+				if n.defaultLeft {
+					pl = 1
+				}
+			default:
+				pl = smoothStep(m, n.gamma, n.half)
+			}
+		} else if p.goLeft(x, n) {
+			pl = 1
+		}
+		pr := 1 - pl
+		left, right := prob*pl, prob*pr
+		switch {
+		case left == 0 && right == 0:
+			return
+		case right == 0:
+			i, prob = n.left, left
+		case left == 0:
+			i, prob = n.right, right
+		default:
+			p.soft(x, n.left, left, out, tv, s)
+			i, prob = n.right, right
+		}
+	}
+}
+
+// smoothStep is ir.SmoothStep in precision F; half is gamma/2.
+func smoothStep[F Float](t, gamma, half F) F {
+	switch {
+	case t <= -half:
+		return 0
+	case t >= half:
+		return 1
+	}
+	u := t / gamma
+	return F(u*F(1.5-F(2*u*u))) + 0.5
+}
+
+// latent computes z for one latent tree into s.z.
+func (p *Predictor[F]) latent(x []F, t *treeRef, s *scratch[F]) {
+	inf := F(math.Inf(1))
+	q := s.q[:t.nodes]
+	z := s.z[t.zStart : t.zStart+t.nodes]
+	q[0] = inf
+	for i := int32(0); i < t.nodes; i++ {
+		n := &p.gen[t.root+i]
+		z[i] = min(max(q[i], 0), n.activity)
+		if !n.kind.IsSplit() {
+			continue
+		}
+		var sm F // split margin: left iff sm < 0 (or <= 0)
+		if n.kind == ir.Axis {
+			v := x[n.feat]
+			th := n.thr
+			if p.f32cmp {
+				v = F(float32(v))
+			}
+			sm = v - th
+		} else {
+			sm = p.dot(x, n.bias, n.w0, n.w1)
+		}
+		l, r := -sm, sm
+		if sm != sm {
+			if n.defaultLeft {
+				l, r = inf, -inf
+			} else {
+				l, r = -inf, inf
+			}
+		}
+		q[n.left-t.root] = min(q[i], l)
+		q[n.right-t.root] = min(q[i], r)
+	}
+}
+
+// readout adds Bias[k] + W[k]·[x, z] to each margin.
+func (p *Predictor[F]) readout(x, a, z []F) {
+	for k := range a {
+		w := p.readW[k]
+		r := p.readB[k]
+		for j, v := range x {
+			r += F(w[j] * v)
+		}
+		w = w[len(x):]
+		for j, v := range z {
+			r += F(w[j] * v)
+		}
+		a[k] += r
+	}
+}
+
+// softmaxInPlace replaces v by its softmax (ir/doc.go order).
+func softmaxInPlace[F Float](v []F) {
+	mx := v[0]
+	for _, e := range v[1:] {
+		if e > mx {
+			mx = e
+		}
+	}
+	var s F
+	for j, e := range v {
+		v[j] = F(math.Exp(float64(e - mx)))
+		if j == 0 {
+			s = v[j]
+		} else {
+			s += v[j]
+		}
+	}
+	for j := range v {
+		v[j] /= s
+	}
+}
+
+// applyLink maps margins to predictions in place.
+func (p *Predictor[F]) applyLink(a []F) {
+	switch p.link {
+	case ir.Sigmoid:
+		for k, v := range a {
+			a[k] = 1 / (1 + F(math.Exp(float64(-v))))
+		}
+	case ir.Exp:
+		for k, v := range a {
+			a[k] = F(math.Exp(float64(v)))
+		}
+	case ir.Softmax:
+		softmaxInPlace(a)
+	}
+}

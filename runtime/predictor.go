@@ -1,0 +1,360 @@
+package runtime
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sync"
+
+	"github.com/treegen/treegen/ir"
+)
+
+// Float is the working precision of a Predictor.
+type Float interface{ ~float32 | ~float64 }
+
+// Errors returned for inputs of the wrong size.
+var (
+	ErrFeatureCount = errors.New("runtime: input row has the wrong number of features")
+	ErrOutputSize   = errors.New("runtime: output buffer has the wrong length")
+	ErrBatchShape   = errors.New("runtime: batch input length is not a multiple of the number of features")
+)
+
+// Predictor evaluates one model. Create it with New; it is immutable and safe
+// for concurrent use.
+type Predictor[F Float] struct {
+	p, k        int
+	shift       []F // preprocessing, nil if none
+	scale       []F
+	base        []F
+	mean        bool
+	count       []F // trees per output, for Mean
+	link        ir.Link
+	task        ir.Task
+	f32cmp      bool
+	trees       []treeRef
+	fast        []fastNode[F]
+	fastLeaf    []F
+	gen         []genNode[F]
+	genVal      []F
+	idx         []int32 // sparse indices of oblique/soft/softmax rows
+	wts         []F     // their weights
+	smRows      []smRow[F]
+	readW       [][]F
+	readB       []F
+	needScratch bool
+	maxLatent   int
+	pool        sync.Pool
+}
+
+// treeRef locates one tree in the flat arrays.
+type treeRef struct {
+	kind   treeKind
+	root   int32 // index into fast or gen
+	out    int32 // output index, or ir.AllOutputs
+	nodes  int32 // number of nodes (latent trees)
+	zStart int32 // offset of the tree's nodes in z (latent trees)
+}
+
+type treeKind uint8
+
+const (
+	fastTree   treeKind = iota // axis splits, constant leaves, on fastNode
+	hardTree                   // any hard splits, constant or softmax leaves, on genNode
+	softTree                   // at least one soft node, on genNode
+	latentTree                 // latent tree, on genNode
+)
+
+// fastNode is an axis-aligned split. The test is x[feat] < thr, with "<="
+// and float32 comparison folded into thr; a child >= 0 is a node index, a
+// child < 0 is ^offset of the leaf's value(s) in fastLeaf.
+type fastNode[F Float] struct {
+	thr   F
+	feat  uint32 // feature index; defaultLeftBit set when NaN goes left
+	left  int32
+	right int32
+}
+
+const defaultLeftBit = 1 << 31
+
+// genNode is a node of any kind.
+type genNode[F Float] struct {
+	kind        ir.NodeKind
+	defaultLeft bool
+	lessEqual   bool
+	feat        int32
+	left, right int32 // absolute indices into gen
+	thr         F
+	bias        F
+	half        F     // gamma/2 for soft nodes
+	gamma       F     // gamma for soft nodes
+	w0, w1      int32 // weights in idx/wts[w0:w1]
+	v0, v1      int32 // leaf value(s) in genVal[v0:v1], or softmax rows in smRows[v0:v1]
+	activity    F
+}
+
+// smRow is one class of a softmax leaf: z = bias + w·x over idx/wts[w0:w1].
+type smRow[F Float] struct {
+	class  int32
+	w0, w1 int32
+	bias   F
+}
+
+// scratch holds per-call buffers for models that need them.
+type scratch[F Float] struct {
+	x []F // preprocessed row
+	t []F // one tree's value (soft trees)
+	e []F // softmax leaf terms
+	q []F // latent q per node
+	z []F // latent z, all latent trees
+}
+
+// New validates m and builds a Predictor for it.
+func New[F Float](m *ir.Model) (*Predictor[F], error) {
+	return build[F](m, false)
+}
+
+// build is New; with general set, every tree runs on the general layout
+// (tests compare the two layouts).
+func build[F Float](m *ir.Model, general bool) (*Predictor[F], error) {
+	if err := m.Validate(); err != nil {
+		return nil, fmt.Errorf("invalid model: %w", err)
+	}
+	p := &Predictor[F]{
+		p:      m.NumFeatures,
+		k:      m.NumOutputs,
+		mean:   m.Aggregation == ir.Mean,
+		link:   m.Link,
+		task:   m.Task,
+		f32cmp: m.Float32Compare,
+		base:   make([]F, m.NumOutputs),
+	}
+	for k := range p.base {
+		p.base[k] = F(m.Base(k))
+	}
+	if m.Preprocess != nil {
+		p.shift = convert[F](m.Preprocess.Shift)
+		p.scale = convert[F](m.Preprocess.Scale)
+		p.needScratch = true
+	}
+	if p.mean {
+		for _, n := range m.TreesPerOutput() {
+			p.count = append(p.count, F(n))
+		}
+	}
+	z := 0
+	for i := range m.Trees {
+		t := &m.Trees[i]
+		ref := treeRef{out: int32(t.Output), nodes: int32(len(t.Nodes))}
+		switch {
+		case t.Latent:
+			ref.kind = latentTree
+			ref.zStart = int32(z)
+			z += len(t.Nodes)
+			if len(t.Nodes) > p.maxLatent {
+				p.maxLatent = len(t.Nodes)
+			}
+			p.needScratch = true
+		case !general && p.isFast(t):
+			ref.kind = fastTree
+		case hasSoft(t):
+			ref.kind = softTree
+			p.needScratch = true
+		default:
+			ref.kind = hardTree
+			p.needScratch = true
+		}
+		if ref.kind == fastTree {
+			ref.root = p.addFast(t)
+		} else {
+			ref.root = p.addGen(t)
+		}
+		p.trees = append(p.trees, ref)
+	}
+	if r := m.Readout; r != nil {
+		for _, row := range r.Weights {
+			p.readW = append(p.readW, convert[F](row))
+		}
+		p.readB = convert[F](r.Bias)
+	}
+	if p.needScratch {
+		zn := z
+		p.pool.New = func() any {
+			return &scratch[F]{
+				x: make([]F, p.p),
+				t: make([]F, p.k),
+				e: make([]F, p.k),
+				q: make([]F, p.maxLatent),
+				z: make([]F, zn),
+			}
+		}
+	}
+	return p, nil
+}
+
+func convert[F Float](xs []float64) []F {
+	out := make([]F, len(xs))
+	for i, x := range xs {
+		out[i] = F(x)
+	}
+	return out
+}
+
+func hasSoft(t *ir.Tree) bool {
+	for i := range t.Nodes {
+		if t.Nodes[i].Kind == ir.Soft {
+			return true
+		}
+	}
+	return false
+}
+
+// isFast reports whether t fits the fast layout: axis splits whose test can
+// be folded into a strict "<" on F, and constant leaves.
+func (p *Predictor[F]) isFast(t *ir.Tree) bool {
+	for i := range t.Nodes {
+		n := &t.Nodes[i]
+		switch n.Kind {
+		case ir.Leaf:
+		case ir.Axis:
+			if _, ok := p.foldThreshold(n.Threshold, n.LessEqual); !ok {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// is32 reports whether comparisons happen in float32.
+func (p *Predictor[F]) is32() bool {
+	var f F
+	_, ok := any(f).(float32)
+	return ok || p.f32cmp
+}
+
+// foldThreshold returns thr such that, for every non-NaN value v,
+// "v < thr" in the comparison precision equals the node's test. ok is false
+// when no such threshold exists (x <= the largest float).
+func (p *Predictor[F]) foldThreshold(t float64, lessEqual bool) (thr F, ok bool) {
+	if p.is32() {
+		t32 := float32(t)
+		if lessEqual {
+			if t32 >= math.MaxFloat32 {
+				return 0, false
+			}
+			t32 = math.Nextafter32(t32, float32(math.Inf(1)))
+		}
+		return F(t32), true
+	}
+	if lessEqual {
+		if t >= math.MaxFloat64 {
+			return 0, false
+		}
+		t = math.Nextafter(t, math.Inf(1))
+	}
+	return F(t), true
+}
+
+// addFast appends the tree's nodes to the fast layout and returns its root
+// (as a child reference: a leaf-only tree's root is negative).
+func (p *Predictor[F]) addFast(t *ir.Tree) int32 {
+	base := int32(len(p.fast))
+	// Number the split nodes densely, in index order.
+	id := make([]int32, len(t.Nodes))
+	n := int32(0)
+	for i := range t.Nodes {
+		if t.Nodes[i].IsSplit() {
+			id[i] = base + n
+			n++
+		}
+	}
+	ref := func(c int) int32 {
+		nd := &t.Nodes[c]
+		if nd.IsSplit() {
+			return id[c]
+		}
+		off := int32(len(p.fastLeaf))
+		for _, v := range nd.Value {
+			p.fastLeaf = append(p.fastLeaf, F(v))
+		}
+		return ^off
+	}
+	if !t.Nodes[0].IsSplit() {
+		return ref(0)
+	}
+	p.fast = append(p.fast, make([]fastNode[F], n)...)
+	for i := range t.Nodes {
+		nd := &t.Nodes[i]
+		if !nd.IsSplit() {
+			continue
+		}
+		thr, _ := p.foldThreshold(nd.Threshold, nd.LessEqual)
+		f := uint32(nd.Feature)
+		if nd.DefaultLeft {
+			f |= defaultLeftBit
+		}
+		p.fast[id[i]] = fastNode[F]{thr: thr, feat: f, left: ref(nd.Left), right: ref(nd.Right)}
+	}
+	return base
+}
+
+// addGen appends the tree's nodes to the general layout and returns the root.
+func (p *Predictor[F]) addGen(t *ir.Tree) int32 {
+	base := int32(len(p.gen))
+	for i := range t.Nodes {
+		nd := &t.Nodes[i]
+		g := genNode[F]{
+			kind:        nd.Kind,
+			defaultLeft: nd.DefaultLeft,
+			lessEqual:   nd.LessEqual,
+			feat:        int32(nd.Feature),
+			left:        base + int32(nd.Left),
+			right:       base + int32(nd.Right),
+			bias:        F(nd.Bias),
+			gamma:       F(nd.Gamma),
+		}
+		g.half = g.gamma / 2
+		if nd.Activity != nil {
+			g.activity = F(*nd.Activity)
+		}
+		switch nd.Kind {
+		case ir.Axis:
+			g.thr = F(nd.Threshold)
+			if p.f32cmp {
+				g.thr = F(float32(nd.Threshold))
+			}
+		case ir.Oblique, ir.Soft:
+			g.w0, g.w1 = p.addSparse(nd.Indices, nd.Weights)
+		case ir.Leaf:
+			g.v0 = int32(len(p.genVal))
+			p.genVal = append(p.genVal, convert[F](nd.Value)...)
+			g.v1 = int32(len(p.genVal))
+		case ir.SoftmaxLeaf:
+			s := nd.Softmax
+			g.v0 = int32(len(p.smRows))
+			for j, c := range s.Classes {
+				w0, w1 := p.addSparse(s.Rows[j].Indices, s.Rows[j].Weights)
+				p.smRows = append(p.smRows, smRow[F]{class: int32(c), w0: w0, w1: w1, bias: F(s.Bias[j])})
+			}
+			g.v1 = int32(len(p.smRows))
+		}
+		p.gen = append(p.gen, g)
+	}
+	return base
+}
+
+func (p *Predictor[F]) addSparse(indices []int, weights []float64) (int32, int32) {
+	w0 := int32(len(p.idx))
+	for j, f := range indices {
+		p.idx = append(p.idx, int32(f))
+		p.wts = append(p.wts, F(weights[j]))
+	}
+	return w0, int32(len(p.idx))
+}
+
+// NumFeatures returns the length of an input row.
+func (p *Predictor[F]) NumFeatures() int { return p.p }
+
+// NumOutputs returns the number of outputs.
+func (p *Predictor[F]) NumOutputs() int { return p.k }
