@@ -114,25 +114,20 @@ func (p *Predictor[F]) margin(x, a []F, s *scratch[F]) {
 	} else {
 		copy(a, p.base)
 	}
-	convert32 := p.f32cmp && !isFloat32[F]()
-	for i := range p.trees {
+	xfast := x
+	if p.f32cmp && !isFloat32[F]() {
+		xfast = s.x32
+		for j, v := range x {
+			xfast[j] = F(float32(v))
+		}
+	}
+	for i := 0; i < len(p.trees); i++ {
 		t := &p.trees[i]
 		switch t.kind {
 		case fastTree:
-			var leaf int32
-			if convert32 {
-				leaf = p.fastLeaf32(x, t.root)
-			} else {
-				leaf = p.fastLeafPlain(x, t.root)
-			}
-			if t.out >= 0 {
-				a[t.out] += p.fastLeaf[leaf]
-			} else {
-				v := p.fastLeaf[leaf : int(leaf)+len(a)]
-				for k := range a {
-					a[k] += v[k]
-				}
-			}
+			n := int(t.run)
+			p.fastRun(xfast, a, p.trees[i:i+n])
+			i += n - 1
 		case hardTree:
 			leaf := p.hardLeaf(x, t.root)
 			p.addLeaf(x, leaf, F(1), t.out, a, s, false)
@@ -172,40 +167,70 @@ func isFloat32[F Float]() bool {
 	return ok
 }
 
-// fastLeafPlain walks a fast tree from root and returns the offset of the
-// leaf value reached.
-func (p *Predictor[F]) fastLeafPlain(x []F, i int32) int32 {
+// fastRun adds the values of consecutive fast trees to a, in tree order.
+// It walks four trees at a time, each for as many steps as the deepest of
+// the four (leaves loop on themselves), with no data-dependent branch: the
+// four independent chains of loads overlap in the processor, and
+// unpredictable splits cost no mispredictions.
+func (p *Predictor[F]) fastRun(x, a []F, trees []treeRef) {
 	nodes := p.fast
-	for i >= 0 {
-		n := &nodes[i]
-		v := x[n.feat&^defaultLeftBit]
-		if v < n.thr {
-			i = n.left
-		} else if v != v && n.feat&defaultLeftBit != 0 {
-			i = n.left
-		} else {
-			i = n.right
+	for len(trees) >= 4 {
+		t := trees[:4:4]
+		i0, i1, i2, i3 := t[0].root, t[1].root, t[2].root, t[3].root
+		for d := max(t[0].depth, t[1].depth, t[2].depth, t[3].depth); d > 0; d-- {
+			n0, n1, n2, n3 := &nodes[i0], &nodes[i1], &nodes[i2], &nodes[i3]
+			i0 = n0.child[right(x[n0.feat&^nanRightBit], n0.thr, n0.feat)]
+			i1 = n1.child[right(x[n1.feat&^nanRightBit], n1.thr, n1.feat)]
+			i2 = n2.child[right(x[n2.feat&^nanRightBit], n2.thr, n2.feat)]
+			i3 = n3.child[right(x[n3.feat&^nanRightBit], n3.thr, n3.feat)]
 		}
+		p.addFastLeaf(a, &t[0], i0)
+		p.addFastLeaf(a, &t[1], i1)
+		p.addFastLeaf(a, &t[2], i2)
+		p.addFastLeaf(a, &t[3], i3)
+		trees = trees[4:]
 	}
-	return ^i
+	// The last trees one by one, stopping at the leaf: a lone deep tree
+	// (CART) should not pay for its depth on every path.
+	for k := range trees {
+		t := &trees[k]
+		i := t.root
+		for {
+			n := &nodes[i]
+			j := n.child[right(x[n.feat&^nanRightBit], n.thr, n.feat)]
+			if j == i {
+				break
+			}
+			i = j
+		}
+		p.addFastLeaf(a, t, i)
+	}
 }
 
-// fastLeaf32 is fastLeafPlain for float64 predictors of models that compare
-// in float32.
-func (p *Predictor[F]) fastLeaf32(x []F, i int32) int32 {
-	nodes := p.fast
-	for i >= 0 {
-		n := &nodes[i]
-		v := F(float32(x[n.feat&^defaultLeftBit]))
-		if v < n.thr {
-			i = n.left
-		} else if v != v && n.feat&defaultLeftBit != 0 {
-			i = n.left
-		} else {
-			i = n.right
-		}
+// addFastLeaf adds the value of leaf node i of fast tree t to a.
+func (p *Predictor[F]) addFastLeaf(a []F, t *treeRef, i int32) {
+	off := p.fast[i].val
+	if t.out >= 0 {
+		a[t.out] += p.fastLeaf[off]
+		return
 	}
-	return ^i
+	v := p.fastLeaf[off : int(off)+len(a)]
+	for k := range a {
+		a[k] += v[k]
+	}
+}
+
+// right returns 1 if a fast node sends v right, else 0.
+func right[F Float](v, thr F, feat uint32) int {
+	r := 0
+	if v >= thr {
+		r = 1
+	}
+	nan := 0
+	if v != v {
+		nan = int(feat >> 31)
+	}
+	return r | nan
 }
 
 // dot returns bias + w·x over the sparse weights [w0, w1), accumulated left

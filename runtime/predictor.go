@@ -51,6 +51,8 @@ type treeRef struct {
 	kind   treeKind
 	root   int32 // index into fast or gen
 	out    int32 // output index, or ir.AllOutputs
+	depth  int32 // depth of the tree
+	run    int32 // fast trees: number of consecutive fast trees from this one
 	nodes  int32 // number of nodes (latent trees)
 	zStart int32 // offset of the tree's nodes in z (latent trees)
 }
@@ -64,17 +66,19 @@ const (
 	latentTree                 // latent tree, on genNode
 )
 
-// fastNode is an axis-aligned split. The test is x[feat] < thr, with "<="
-// and float32 comparison folded into thr; a child >= 0 is a node index, a
-// child < 0 is ^offset of the leaf's value(s) in fastLeaf.
+// fastNode is a node of a fast tree. A split sends the row to child[1]
+// (right) iff x[feat] >= thr, with "<=" and float32 comparison folded into
+// thr, or, when x[feat] is NaN, iff nanRightBit is set. A leaf points to
+// itself twice, so walking a tree for more steps than its depth stays on the
+// leaf; val is the offset of the leaf's value(s) in fastLeaf.
 type fastNode[F Float] struct {
 	thr   F
-	feat  uint32 // feature index; defaultLeftBit set when NaN goes left
-	left  int32
-	right int32
+	feat  uint32   // feature index | nanRightBit
+	child [2]int32 // left, right; a leaf's own index twice
+	val   int32    // leaves: offset of the value(s) in fastLeaf
 }
 
-const defaultLeftBit = 1 << 31
+const nanRightBit = 1 << 31
 
 // genNode is a node of any kind.
 type genNode[F Float] struct {
@@ -101,11 +105,12 @@ type smRow[F Float] struct {
 
 // scratch holds per-call buffers for models that need them.
 type scratch[F Float] struct {
-	x []F // preprocessed row
-	t []F // one tree's value (soft trees)
-	e []F // softmax leaf terms
-	q []F // latent q per node
-	z []F // latent z, all latent trees
+	x   []F // preprocessed row
+	x32 []F // the row rounded to float32 (float64 predictors with Float32Compare)
+	t   []F // one tree's value (soft trees)
+	e   []F // softmax leaf terms
+	q   []F // latent q per node
+	z   []F // latent z, all latent trees
 }
 
 // New validates m and builds a Predictor for it.
@@ -144,7 +149,7 @@ func build[F Float](m *ir.Model, general bool) (*Predictor[F], error) {
 	z := 0
 	for i := range m.Trees {
 		t := &m.Trees[i]
-		ref := treeRef{out: int32(t.Output), nodes: int32(len(t.Nodes))}
+		ref := treeRef{out: int32(t.Output), nodes: int32(len(t.Nodes)), depth: int32(t.Depth())}
 		switch {
 		case t.Latent:
 			ref.kind = latentTree
@@ -170,6 +175,19 @@ func build[F Float](m *ir.Model, general bool) (*Predictor[F], error) {
 		}
 		p.trees = append(p.trees, ref)
 	}
+	// Mark runs of consecutive fast trees, walked together.
+	for i := len(p.trees) - 1; i >= 0; i-- {
+		if p.trees[i].kind != fastTree {
+			continue
+		}
+		p.trees[i].run = 1
+		if i+1 < len(p.trees) && p.trees[i+1].kind == fastTree {
+			p.trees[i].run += p.trees[i+1].run
+		}
+	}
+	if p.f32cmp && !isFloat32[F]() {
+		p.needScratch = true // the row rounded to float32, for fast trees
+	}
 	if r := m.Readout; r != nil {
 		for _, row := range r.Weights {
 			p.readW = append(p.readW, convert[F](row))
@@ -180,11 +198,12 @@ func build[F Float](m *ir.Model, general bool) (*Predictor[F], error) {
 		zn := z
 		p.pool.New = func() any {
 			return &scratch[F]{
-				x: make([]F, p.p),
-				t: make([]F, p.k),
-				e: make([]F, p.k),
-				q: make([]F, p.maxLatent),
-				z: make([]F, zn),
+				x:   make([]F, p.p),
+				x32: make([]F, p.p),
+				t:   make([]F, p.k),
+				e:   make([]F, p.k),
+				q:   make([]F, p.maxLatent),
+				z:   make([]F, zn),
 			}
 		}
 	}
@@ -256,45 +275,25 @@ func (p *Predictor[F]) foldThreshold(t float64, lessEqual bool) (thr F, ok bool)
 	return F(t), true
 }
 
-// addFast appends the tree's nodes to the fast layout and returns its root
-// (as a child reference: a leaf-only tree's root is negative).
+// addFast appends the tree's nodes to the fast layout, in index order, and
+// returns the root's index.
 func (p *Predictor[F]) addFast(t *ir.Tree) int32 {
 	base := int32(len(p.fast))
-	// Number the split nodes densely, in index order.
-	id := make([]int32, len(t.Nodes))
-	n := int32(0)
-	for i := range t.Nodes {
-		if t.Nodes[i].IsSplit() {
-			id[i] = base + n
-			n++
-		}
-	}
-	ref := func(c int) int32 {
-		nd := &t.Nodes[c]
-		if nd.IsSplit() {
-			return id[c]
-		}
-		off := int32(len(p.fastLeaf))
-		for _, v := range nd.Value {
-			p.fastLeaf = append(p.fastLeaf, F(v))
-		}
-		return ^off
-	}
-	if !t.Nodes[0].IsSplit() {
-		return ref(0)
-	}
-	p.fast = append(p.fast, make([]fastNode[F], n)...)
 	for i := range t.Nodes {
 		nd := &t.Nodes[i]
+		self := base + int32(i)
 		if !nd.IsSplit() {
+			off := int32(len(p.fastLeaf))
+			p.fastLeaf = append(p.fastLeaf, convert[F](nd.Value)...)
+			p.fast = append(p.fast, fastNode[F]{child: [2]int32{self, self}, val: off})
 			continue
 		}
 		thr, _ := p.foldThreshold(nd.Threshold, nd.LessEqual)
 		f := uint32(nd.Feature)
-		if nd.DefaultLeft {
-			f |= defaultLeftBit
+		if !nd.DefaultLeft {
+			f |= nanRightBit
 		}
-		p.fast[id[i]] = fastNode[F]{thr: thr, feat: f, left: ref(nd.Left), right: ref(nd.Right)}
+		p.fast = append(p.fast, fastNode[F]{thr: thr, feat: f, child: [2]int32{base + int32(nd.Left), base + int32(nd.Right)}})
 	}
 	return base
 }
