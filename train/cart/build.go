@@ -2,7 +2,6 @@ package cart
 
 import (
 	"cmp"
-	"fmt"
 	"math"
 	"slices"
 

@@ -29,7 +29,8 @@ func (b *builder) segment(f, lo, hi int) (rows []int32, vals []float64, present 
 // considerMissing offers the split that sends the rows where f is present
 // one way and the rows missing it the other, when a finite threshold can
 // express it: "x <= max" with missing values right, else "x < min" with
-// missing values left.
+// missing values left (neither can when the present values include both
+// -Inf and +Inf).
 func considerMissing(sp *split, f int, vals []float64, present, nmiss int, score float64) {
 	switch {
 	case !math.IsInf(vals[present-1], 1):
@@ -202,20 +203,30 @@ func threshold(a, b float64) (t float64, lessEqual bool) {
 	case math.IsInf(a, -1) && math.IsInf(b, 1):
 		return 0, false
 	case math.IsInf(a, -1):
-		t, lessEqual = b, false
+		return below(b)
 	case math.IsInf(b, 1):
-		t, lessEqual = a, true
-	default:
-		if m := a/2 + b/2; a < m && m < b {
-			t, lessEqual = m, false
-		} else {
-			t, lessEqual = a, true
-		}
+		return atMost(a)
 	}
-	if t == 0 {
-		t = 0 // +0, not -0: the same test, one encoding
+	if m := a/2 + b/2; a < m && m < b {
+		return m + 0, false // + 0 turns -0 into +0
 	}
-	return t, lessEqual
+	return atMost(a)
+}
+
+// atMost returns a finite test equivalent to "x <= a" for a < +Inf.
+func atMost(a float64) (t float64, lessEqual bool) {
+	if math.IsInf(a, -1) {
+		return -math.MaxFloat64, false
+	}
+	return a + 0, true
+}
+
+// below returns a finite test equivalent to "x < b" for b > -Inf.
+func below(b float64) (t float64, lessEqual bool) {
+	if math.IsInf(b, 1) {
+		return math.MaxFloat64, true
+	}
+	return b + 0, false
 }
 
 // finish fills in the test of the chosen split sp of the node [lo, hi).
@@ -223,16 +234,10 @@ func (b *builder) finish(lo, hi int, sp *split) {
 	vals := b.val[sp.feature][lo:hi]
 	present := len(vals) - sp.nmiss
 	switch sp.pos {
-	case present: // every present value goes left: "x <= max" (finite)
-		sp.threshold, sp.lessEqual = vals[present-1], true
-		if sp.threshold == 0 {
-			sp.threshold = 0
-		}
-	case 0: // every present value goes right: "x < min" (finite)
-		sp.threshold, sp.lessEqual = vals[0], false
-		if sp.threshold == 0 {
-			sp.threshold = 0
-		}
+	case present: // every present value goes left (see considerMissing)
+		sp.threshold, sp.lessEqual = atMost(vals[present-1])
+	case 0: // every present value goes right
+		sp.threshold, sp.lessEqual = below(vals[0])
 	default:
 		sp.threshold, sp.lessEqual = threshold(vals[sp.pos-1], vals[sp.pos])
 	}

@@ -1,0 +1,158 @@
+package main
+
+import (
+	"context"
+	"encoding/csv"
+	"fmt"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/treegen/treegen/internal/harness"
+	"github.com/treegen/treegen/ir"
+)
+
+func (a *app) checkCmd() *cobra.Command {
+	var model, dir, dataPath, target, expect string
+	var rows int
+	cmd := &cobra.Command{
+		Use:   "check --model MODEL.json --dir DIR --data FILE [--expect FILE]",
+		Short: "Build a generated package and prove it equals the interpreter",
+		Long: `check copies the generated package in DIR into a temporary module beside a
+driver program, builds it with the go command, runs every row of the data file
+through it, and compares margins, predictions and classes with the interpreter
+bit for bit (in the package's precision). With --expect it also compares the
+predictions with a CSV file as written by "treegen predict" (for a float32
+package, by "treegen predict --precision float32").`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if model == "" || dir == "" {
+				return fmt.Errorf("--model and --dir are required")
+			}
+			m, err := ir.Load(model)
+			if err != nil {
+				return err
+			}
+			d, err := readData(dataPath, target, false)
+			if err != nil {
+				return err
+			}
+			if err := matchFeatures(m, d); err != nil {
+				return err
+			}
+			pkg, err := harness.Inspect(dir)
+			if err != nil {
+				return err
+			}
+			n := d.Rows
+			if rows > 0 && rows < n {
+				n = rows
+			}
+			x := make([][]float64, n)
+			for i := range x {
+				x[i] = d.Row(i)
+			}
+			res, err := harness.Run(context.Background(), dir, x, harness.Options{})
+			if err != nil {
+				return err
+			}
+			diffs, err := harness.Compare(m, x, res, pkg.Float32)
+			if err != nil {
+				return err
+			}
+			if len(diffs) > 0 {
+				return mismatch(fmt.Sprintf("%s differs from the interpreter", dir), diffs)
+			}
+			prec := "float64"
+			if pkg.Float32 {
+				prec = "float32"
+			}
+			fmt.Fprintf(a.stdout, "ok: package %s in %s (%s) equals the interpreter bit for bit on %d rows of %s (built in %s)\n",
+				pkg.Name, dir, prec, n, dataPath, res.Build.Round(time.Millisecond))
+			if expect == "" {
+				return nil
+			}
+			want, err := readExpect(expect, m.NumOutputs)
+			if err != nil {
+				return err
+			}
+			if len(want) < n {
+				return fmt.Errorf("%s has %d rows, the data %d", expect, len(want), n)
+			}
+			var ediffs []harness.Diff
+			for i := 0; i < n; i++ {
+				for k, w := range want[i] {
+					if pkg.Float32 {
+						w = float64(float32(w))
+					}
+					got := res.Preds[i][k]
+					if !(got == w || math.IsNaN(got) && math.IsNaN(w)) {
+						ediffs = append(ediffs, harness.Diff{Row: i, What: fmt.Sprintf("prediction[%d]", k), Got: got, Want: w})
+					}
+				}
+			}
+			if len(ediffs) > 0 {
+				return mismatch(fmt.Sprintf("%s differs from %s", dir, expect), ediffs)
+			}
+			fmt.Fprintf(a.stdout, "ok: predictions equal %s on %d rows\n", expect, n)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&model, "model", "", "model file (IR JSON)")
+	cmd.Flags().StringVar(&dir, "dir", "", "directory of the generated package")
+	cmd.Flags().StringVar(&dataPath, "data", "", "rows to check (a target column, if present, is ignored)")
+	cmd.Flags().StringVar(&target, "target", "target", "name of the target column")
+	cmd.Flags().StringVar(&expect, "expect", "", "expected predictions (CSV from treegen predict)")
+	cmd.Flags().IntVar(&rows, "rows", 0, "check only the first N rows (0: all)")
+	return cmd
+}
+
+// mismatch formats the first differences as one error.
+func mismatch(what string, diffs []harness.Diff) error {
+	var parts []string
+	for i, d := range diffs {
+		if i == 3 {
+			parts = append(parts, fmt.Sprintf("and %d more", len(diffs)-3))
+			break
+		}
+		parts = append(parts, d.String())
+	}
+	return fmt.Errorf("%s: %s", what, strings.Join(parts, "; "))
+}
+
+// readExpect reads the first k columns of a CSV written by treegen predict.
+func readExpect(path string, k int) ([][]float64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	r := csv.NewReader(f)
+	r.FieldsPerRecord = -1
+	recs, err := r.ReadAll()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	if len(recs) == 0 {
+		return nil, fmt.Errorf("%s: empty file", path)
+	}
+	var out [][]float64
+	for i, rec := range recs[1:] {
+		if len(rec) < k {
+			return nil, fmt.Errorf("%s:%d: %d columns, want at least %d", path, i+2, len(rec), k)
+		}
+		row := make([]float64, k)
+		for j := range row {
+			v, err := strconv.ParseFloat(rec[j], 64)
+			if err != nil {
+				return nil, fmt.Errorf("%s:%d:%d: %q is not a number", path, i+2, j+1, rec[j])
+			}
+			row[j] = v
+		}
+		out = append(out, row)
+	}
+	return out, nil
+}

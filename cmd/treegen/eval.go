@@ -1,0 +1,61 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/spf13/cobra"
+	"github.com/treegen/treegen/ir"
+)
+
+func (a *app) evalCmd() *cobra.Command {
+	var model, dataPath, target string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "eval --model MODEL.json --data FILE [--json]",
+		Short: "Score a model on labelled data: accuracy, AUC, log-loss, MSE",
+		Long: `eval runs the interpreter over a labelled data file and prints accuracy,
+AUC (one-vs-rest macro average for multiclass) and log-loss for classifiers,
+and mean squared error for regression. Target values are matched to the
+model's class names.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if model == "" {
+				return fmt.Errorf("--model is required")
+			}
+			m, err := ir.Load(model)
+			if err != nil {
+				return err
+			}
+			d, err := readData(dataPath, target, true)
+			if err != nil {
+				return err
+			}
+			s, err := evaluate(m, d)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				out := struct {
+					Model string `json:"model"`
+					Data  string `json:"data"`
+					Task  string `json:"task"`
+					*scores
+				}{model, dataPath, string(m.Task), s}
+				b, err := json.MarshalIndent(out, "", "  ")
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(a.stdout, "%s\n", b)
+				return nil
+			}
+			fmt.Fprint(a.stdout, s.String())
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&model, "model", "", "model file (IR JSON)")
+	cmd.Flags().StringVar(&dataPath, "data", "", "labelled data file")
+	cmd.Flags().StringVar(&target, "target", "target", "name of the target column")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	return cmd
+}

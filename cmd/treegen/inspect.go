@@ -1,0 +1,205 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/treegen/treegen/ir"
+)
+
+func (a *app) inspectCmd() *cobra.Command {
+	var dot bool
+	cmd := &cobra.Command{
+		Use:   "inspect MODEL.json [--dot]",
+		Short: "Summarise a model, or draw it as Graphviz",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			m, err := ir.Load(args[0])
+			if err != nil {
+				return err
+			}
+			w := bufio.NewWriter(a.stdout)
+			if dot {
+				writeDot(w, m)
+			} else {
+				writeSummary(w, m)
+			}
+			return w.Flush()
+		},
+	}
+	cmd.Flags().BoolVar(&dot, "dot", false, "print the trees in Graphviz dot format")
+	return cmd
+}
+
+func writeSummary(w io.Writer, m *ir.Model) {
+	hash, _ := ir.Hash(m)
+	row := func(k, format string, args ...any) { fmt.Fprintf(w, "%-12s %s\n", k, fmt.Sprintf(format, args...)) }
+	if m.Name != "" {
+		row("name", "%s", strconv.Quote(m.Name))
+	}
+	row("format", "%s", m.FormatVersion)
+	task := string(m.Task)
+	if m.ClassNames != nil {
+		task += fmt.Sprintf(" (%d classes: %s)", len(m.ClassNames), strings.Join(quoteAll(m.ClassNames), ", "))
+	}
+	row("task", "%s", task)
+	row("features", "%d", m.NumFeatures)
+	row("outputs", "%d", m.NumOutputs)
+	row("link", "%s", m.Link)
+	row("aggregation", "%s", m.Aggregation)
+	if m.BaseScore != nil {
+		row("base score", "%v", m.BaseScore)
+	}
+	row("preprocess", "%v", m.Preprocess != nil)
+	row("float32 cmp", "%v", m.Float32Compare)
+	kinds := map[ir.NodeKind]int{}
+	minDepth, maxDepth, leaves, latent := -1, 0, 0, 0
+	for i := range m.Trees {
+		t := &m.Trees[i]
+		if t.Latent {
+			latent++
+		}
+		d := t.Depth()
+		if minDepth < 0 || d < minDepth {
+			minDepth = d
+		}
+		if d > maxDepth {
+			maxDepth = d
+		}
+		leaves += t.NumLeaves()
+		for j := range t.Nodes {
+			kinds[t.Nodes[j].Kind]++
+		}
+	}
+	row("trees", "%d (depth %d to %d, %d leaves)", len(m.Trees), max(minDepth, 0), maxDepth, leaves)
+	if latent > 0 {
+		row("latent", "%d trees, read-out over %d values", latent, m.NumFeatures+m.LatentSize())
+	}
+	var parts []string
+	for _, k := range []ir.NodeKind{ir.Axis, ir.Oblique, ir.Soft, ir.Leaf, ir.SoftmaxLeaf} {
+		if kinds[k] > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d", k, kinds[k]))
+		}
+	}
+	row("nodes", "%s", strings.Join(parts, ", "))
+	if p := m.Provenance; p != nil {
+		row("producer", "%s", p.Producer)
+		for _, kv := range sortedPairs(p.Params) {
+			row("  param", "%s", kv)
+		}
+		for _, kv := range sortedPairs(p.Data) {
+			row("  data", "%s", kv)
+		}
+	}
+	row("sha256", "%s", hash)
+}
+
+func quoteAll(s []string) []string {
+	out := make([]string, len(s))
+	for i, v := range s {
+		out[i] = strconv.Quote(v)
+	}
+	return out
+}
+
+func sortedPairs(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	out := make([]string, len(keys))
+	for i, k := range keys {
+		out[i] = k + "=" + m[k]
+	}
+	return out
+}
+
+// writeDot draws every tree as a cluster of a Graphviz digraph.
+func writeDot(w io.Writer, m *ir.Model) {
+	fname := func(f int) string {
+		if f < len(m.FeatureNames) {
+			return m.FeatureNames[f]
+		}
+		return fmt.Sprintf("x[%d]", f)
+	}
+	num := func(v float64) string { return strconv.FormatFloat(v, 'g', 6, 64) }
+	fmt.Fprintf(w, "digraph %s {\n  node [shape=box, fontname=\"Helvetica\"];\n", dotQuote(m.Name))
+	for ti := range m.Trees {
+		t := &m.Trees[ti]
+		label := fmt.Sprintf("tree %d", ti)
+		if t.Output >= 0 {
+			label += fmt.Sprintf(" (output %d)", t.Output)
+		}
+		fmt.Fprintf(w, "  subgraph cluster_%d {\n    label=%s;\n", ti, dotQuote(label))
+		for i := range t.Nodes {
+			n := &t.Nodes[i]
+			var text string
+			switch n.Kind {
+			case ir.Axis:
+				op := "<"
+				if n.LessEqual {
+					op = "<="
+				}
+				text = fmt.Sprintf("%s %s %s", fname(n.Feature), op, num(n.Threshold))
+			case ir.Oblique, ir.Soft:
+				var terms []string
+				for j, f := range n.Indices {
+					terms = append(terms, num(n.Weights[j])+"·"+fname(f))
+				}
+				terms = append(terms, num(n.Bias))
+				op := "< 0"
+				if n.Kind == ir.Soft {
+					op = fmt.Sprintf("soft, γ=%s", num(n.Gamma))
+				} else if n.LessEqual {
+					op = "<= 0"
+				}
+				text = strings.Join(terms, " + ") + " " + op
+			case ir.Leaf:
+				vals := make([]string, len(n.Value))
+				for j, v := range n.Value {
+					vals[j] = num(v)
+				}
+				text = "[" + strings.Join(vals, ", ") + "]"
+			case ir.SoftmaxLeaf:
+				text = fmt.Sprintf("softmax over %d classes", len(n.Softmax.Classes))
+			}
+			if n.Activity != nil {
+				text += "\na=" + num(*n.Activity)
+			}
+			shape := ""
+			if !n.IsSplit() {
+				shape = ", shape=ellipse"
+			}
+			fmt.Fprintf(w, "    t%d_%d [label=%s%s];\n", ti, i, dotQuote(text), shape)
+			if n.IsSplit() {
+				yes, no := "yes", "no"
+				if n.DefaultLeft {
+					yes += ", NaN"
+				} else {
+					no += ", NaN"
+				}
+				if n.Kind == ir.Soft {
+					yes, no = "p", "1-p"
+				}
+				fmt.Fprintf(w, "    t%d_%d -> t%d_%d [label=%s];\n", ti, i, ti, n.Left, dotQuote(yes))
+				fmt.Fprintf(w, "    t%d_%d -> t%d_%d [label=%s];\n", ti, i, ti, n.Right, dotQuote(no))
+			}
+		}
+		fmt.Fprintln(w, "  }")
+	}
+	fmt.Fprintln(w, "}")
+}
+
+// dotQuote quotes a string for dot; newlines become dot line breaks.
+func dotQuote(s string) string {
+	s = strings.ReplaceAll(s, `\`, `\\`)
+	s = strings.ReplaceAll(s, `"`, `\"`)
+	s = strings.ReplaceAll(s, "\n", `\n`)
+	return `"` + s + `"`
+}

@@ -1,0 +1,101 @@
+package main
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/treegen/treegen/ir"
+	"github.com/treegen/treegen/train/cart"
+)
+
+func (a *app) trainCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "train",
+		Short: "Train a model on a data file and write it as IR JSON",
+	}
+	cmd.AddCommand(a.trainCartCmd())
+	return cmd
+}
+
+// commonTrainFlags are the flags every trainer shares.
+type commonTrainFlags struct {
+	data, target, test, out, name string
+}
+
+func (f *commonTrainFlags) register(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&f.data, "data", "", "training data: TSV/CSV (optionally gzipped) with a header, or LibSVM")
+	cmd.Flags().StringVar(&f.target, "target", "target", "name of the target column")
+	cmd.Flags().StringVar(&f.test, "test", "", "optional test data, scored after training")
+	cmd.Flags().StringVarP(&f.out, "out", "o", "", "output model file (IR JSON)")
+	cmd.Flags().StringVar(&f.name, "name", "", "model name (default: the data file's name)")
+}
+
+func (f *commonTrainFlags) check() error {
+	if f.data == "" {
+		return fmt.Errorf("--data is required")
+	}
+	if f.out == "" {
+		return fmt.Errorf("-o/--out is required")
+	}
+	return nil
+}
+
+func (a *app) trainCartCmd() *cobra.Command {
+	var f commonTrainFlags
+	var o cart.Options
+	var criterion string
+	cmd := &cobra.Command{
+		Use:   "cart --data FILE -o MODEL.json",
+		Short: "Train a CART decision tree (Gini, entropy or MSE)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := f.check(); err != nil {
+				return err
+			}
+			o.Criterion = cart.Criterion(criterion)
+			d, err := readData(f.data, f.target, true)
+			if err != nil {
+				return err
+			}
+			o.Name = f.name
+			if o.Name == "" {
+				o.Name = baseName(f.data)
+			}
+			start := time.Now()
+			m, err := cart.Train(d, o)
+			if err != nil {
+				return err
+			}
+			elapsed := time.Since(start)
+			if err := ir.Save(f.out, m); err != nil {
+				return err
+			}
+			t := &m.Trees[0]
+			fmt.Fprintf(a.stderr, "trained CART on %d rows in %s: depth %d, %d leaves; wrote %s\n",
+				d.Rows, elapsed.Round(time.Millisecond), t.Depth(), t.NumLeaves(), f.out)
+			return a.reportScores(m, f.data, f.target, "train", d)
+		},
+	}
+	f.register(cmd)
+	cmd.Flags().StringVar(&criterion, "criterion", "gini", "split criterion: gini, entropy (classification) or mse (regression)")
+	cmd.Flags().IntVar(&o.MaxDepth, "max-depth", 0, "maximum depth (0: unlimited)")
+	cmd.Flags().IntVar(&o.MinSamplesSplit, "min-samples-split", 2, "minimum rows in a node to split it")
+	cmd.Flags().IntVar(&o.MinSamplesLeaf, "min-samples-leaf", 1, "minimum rows in each child of a split")
+	cmd.Flags().Float64Var(&o.MinImpurityDecrease, "min-impurity-decrease", 0, "minimum weighted impurity decrease of a split")
+	cmd.PostRunE = func(cmd *cobra.Command, args []string) error {
+		if f.test == "" {
+			return nil
+		}
+		m, err := ir.Load(f.out)
+		if err != nil {
+			return err
+		}
+		d, err := readData(f.test, f.target, true)
+		if err != nil {
+			return err
+		}
+		return a.reportScores(m, f.test, f.target, "test", d)
+	}
+	return cmd
+}

@@ -1,0 +1,181 @@
+package ifelse
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/treegen/treegen/codegen/internal/emit"
+	"github.com/treegen/treegen/ir"
+)
+
+// Name is the backend's name in codegen.Options.Backend and on the command
+// line.
+const Name = "ifelse"
+
+// Check returns nil if the backend can compile the validated model m, else an
+// error naming the first tree it cannot compile: a tree with soft nodes, or
+// a latent tree.
+func Check(m *ir.Model) error {
+	for i := range m.Trees {
+		t := &m.Trees[i]
+		if t.Latent {
+			return fmt.Errorf("tree %d is latent: latent trees are not supported by the ifelse backend yet", i)
+		}
+		for j := range t.Nodes {
+			if t.Nodes[j].Kind == ir.Soft {
+				return fmt.Errorf("tree %d has soft nodes: use the smoothstep backend", i)
+			}
+		}
+	}
+	return nil
+}
+
+// New returns the backend, for the codegen driver.
+func New() emit.Backend { return backend{} }
+
+type backend struct{}
+
+func (backend) Check(m *ir.Model) error { return Check(m) }
+
+// Units returns one unit per tree: its function and the statement that adds
+// its value to the margins.
+func (backend) Units(g *emit.Gen) ([]emit.Unit, error) {
+	m := g.Model
+	units := make([]emit.Unit, len(m.Trees))
+	for i := range m.Trees {
+		units[i] = genTree(g, i)
+	}
+	return units, nil
+}
+
+// genTree returns the unit of tree i.
+func genTree(g *emit.Gen, i int) emit.Unit {
+	t := &g.Model.Trees[i]
+	name := emit.TreeFunc(i)
+	w := walker{g: g, t: t, vector: t.Output == ir.AllOutputs}
+	size := 0
+	for j := range t.Nodes {
+		n := &t.Nodes[j]
+		size += 1 + len(n.Weights)
+		if n.Softmax != nil {
+			for _, r := range n.Softmax.Rows {
+				size += 1 + len(r.Weights)
+			}
+		}
+	}
+	shape := fmt.Sprintf("depth %d, %d leaves", t.Depth(), t.NumLeaves())
+	x := jen.Id("x").Add(g.RowType())
+	var decl, call jen.Code
+	if w.vector {
+		decl = emit.Doc(fmt.Sprintf("%s adds the values of tree %d (%s) to the margins a.", name, i, shape)).Line().
+			Func().Id(name).Params(x, jen.Id("a").Add(g.OutType())).Block(w.node(0, true)...)
+		call = jen.Id(name).Call(jen.Id("x"), jen.Id("a"))
+	} else {
+		decl = emit.Doc(fmt.Sprintf("%s returns the value of tree %d (%s) for output %d.", name, i, shape, t.Output)).Line().
+			Func().Id(name).Params(x).Add(g.Float()).Block(w.node(0, true)...)
+		call = emit.AddValue(t.Output, jen.Id(name).Call(jen.Id("x")))
+	}
+	return emit.Unit{Decls: []jen.Code{decl}, Calls: []jen.Code{call}, Size: size}
+}
+
+// walker emits the nested ifs of one tree.
+type walker struct {
+	g      *emit.Gen
+	t      *ir.Tree
+	vector bool // the tree adds a value per output to a; else it returns one value
+}
+
+// node returns the statements of the subtree at node i. tail says that the
+// statements end the function, so that a void function needs no return.
+func (w *walker) node(i int, tail bool) []jen.Code {
+	n := &w.t.Nodes[i]
+	switch n.Kind {
+	case ir.Leaf:
+		return w.leaf(n, tail)
+	case ir.SoftmaxLeaf:
+		return w.softmax(n, tail)
+	}
+	init, cond := w.test(n)
+	var conds []jen.Code
+	if init != nil {
+		conds = append(conds, init)
+	}
+	conds = append(conds, cond)
+	stmts := []jen.Code{jen.If(conds...).Block(w.node(n.Left, false)...)}
+	return append(stmts, w.node(n.Right, tail)...)
+}
+
+// test returns the condition under which split n sends the row left (and a
+// statement that must run before, or nil). NaN goes the default way with no
+// extra test: without DefaultLeft the test is x < t (false for NaN), with it
+// !(x >= t) (true for NaN).
+func (w *walker) test(n *ir.Node) (init, cond jen.Code) {
+	g := w.g
+	var lhs, rhs *jen.Statement
+	switch n.Kind {
+	case ir.Axis:
+		lhs, rhs = g.X(n.Feature), g.Lit(n.Threshold)
+		if g.Model.Float32Compare && !g.Is32() {
+			lhs, rhs = jen.Id("float32").Call(lhs), g.Lit32(n.Threshold)
+		}
+	case ir.Oblique:
+		init = jen.Id("m").Op(":=").Add(g.Dot(n.Bias, n.Indices, n.Weights))
+		lhs, rhs = jen.Id("m"), jen.Lit(0)
+	default:
+		panic("ifelse: not a hard split: " + string(n.Kind)) // Check refused it
+	}
+	op := "<"
+	if n.LessEqual {
+		op = "<="
+	}
+	if !n.DefaultLeft {
+		return init, lhs.Op(op).Add(rhs)
+	}
+	neg := ">="
+	if n.LessEqual {
+		neg = ">"
+	}
+	return init, jen.Op("!").Parens(lhs.Op(neg).Add(rhs))
+}
+
+// leaf returns the statements of a constant leaf.
+func (w *walker) leaf(n *ir.Node, tail bool) []jen.Code {
+	if !w.vector {
+		return []jen.Code{jen.Return(w.g.Lit(n.Value[0]))}
+	}
+	var stmts []jen.Code
+	for k, v := range n.Value {
+		if r := w.g.Round(v); r == 0 && !math.Signbit(r) && !w.g.NeedsZeroAdd(k) {
+			continue // adding +0 changes nothing (see emit.Gen.NeedsZeroAdd)
+		}
+		stmts = append(stmts, emit.AddValue(k, w.g.Lit(v)))
+	}
+	return w.end(stmts, tail)
+}
+
+// softmax returns the statements of a softmax leaf (in a vector tree).
+func (w *walker) softmax(n *ir.Node, tail bool) []jen.Code {
+	sp := n.Softmax
+	stmts, value := w.g.SoftmaxLeaf(sp)
+	j := 0
+	for k := 0; k < w.g.Model.NumOutputs; k++ {
+		if j < len(sp.Classes) && sp.Classes[j] == k {
+			stmts = append(stmts, emit.AddValue(k, value(j)))
+			j++
+		} else if w.g.NeedsZeroAdd(k) {
+			stmts = append(stmts, emit.AddValue(k, jen.Lit(0)))
+		}
+	}
+	return w.end(stmts, tail)
+}
+
+// end appends the return that leaves a void function, unless the statements
+// end it anyway.
+func (w *walker) end(stmts []jen.Code, tail bool) []jen.Code {
+	if tail {
+		return stmts
+	}
+	return append(stmts, jen.Return())
+}

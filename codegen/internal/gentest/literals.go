@@ -1,0 +1,124 @@
+package gentest
+
+import (
+	"fmt"
+	"go/ast"
+	"go/importer"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"math"
+	"strconv"
+
+	"github.com/treegen/treegen/codegen"
+	"github.com/treegen/treegen/ir"
+)
+
+// stdImporter type-checks the standard library packages generated code
+// imports; shared because it caches them.
+var stdImporter = importer.ForCompiler(token.NewFileSet(), "source", nil)
+
+// CheckLiterals parses and type-checks the generated package and checks
+// every number literal that has a floating-point type (untyped constants
+// included, with the type they take in their context): it must equal, bit
+// for bit, a value of the model rounded to the package's precision (or to
+// float32 for axis thresholds under Float32Compare), or one of the few
+// numbers of the fixed code: 0, 1 (sigmoid), 0.5 (binary class threshold)
+// and the tree counts that divide under mean aggregation. The declaration of
+// negZero, math.Copysign(0, -1), is the one exception.
+//
+// It returns the number of literals checked.
+func CheckLiterals(files []codegen.File, m *ir.Model, float32Precision bool) (int, error) {
+	fset := token.NewFileSet()
+	var parsed []*ast.File
+	for _, f := range files {
+		af, err := parser.ParseFile(fset, f.Name, f.Data, parser.ParseComments)
+		if err != nil {
+			return 0, err
+		}
+		parsed = append(parsed, af)
+	}
+	info := &types.Info{Types: map[ast.Expr]types.TypeAndValue{}}
+	conf := types.Config{Importer: stdImporter}
+	if _, err := conf.Check("gen", fset, parsed, info); err != nil {
+		return 0, fmt.Errorf("type-checking the generated package: %w", err)
+	}
+
+	allowed := map[uint64]bool{}
+	add := func(v float64, bits int) {
+		if bits == 32 {
+			v = float64(float32(v))
+		}
+		allowed[math.Float64bits(v)] = true
+	}
+	bits := 64
+	if float32Precision {
+		bits = 32
+	}
+	for _, v := range ModelValues(m) {
+		add(v, bits)
+		if m.Float32Compare {
+			add(v, 32)
+		}
+	}
+	for _, v := range []float64{0, 1, 0.5} {
+		add(v, bits)
+	}
+	for _, n := range m.TreesPerOutput() {
+		add(float64(n), bits)
+	}
+
+	checked := 0
+	var bad error
+	for _, af := range parsed {
+		ast.Inspect(af, func(n ast.Node) bool {
+			if bad != nil {
+				return false
+			}
+			if vs, ok := n.(*ast.ValueSpec); ok && len(vs.Names) == 1 && vs.Names[0].Name == "negZero" {
+				return false
+			}
+			neg := false
+			if u, ok := n.(*ast.UnaryExpr); ok && u.Op == token.SUB {
+				if l, ok := u.X.(*ast.BasicLit); ok {
+					n, neg = l, true
+				}
+			}
+			lit, ok := n.(*ast.BasicLit)
+			if !ok || (lit.Kind != token.FLOAT && lit.Kind != token.INT) {
+				return true
+			}
+			tv, ok := info.Types[lit]
+			if !ok {
+				return true
+			}
+			basic, ok := tv.Type.Underlying().(*types.Basic)
+			if !ok || basic.Info()&types.IsFloat == 0 {
+				return true
+			}
+			size := 64
+			if basic.Kind() == types.Float32 {
+				size = 32
+			}
+			v, err := strconv.ParseFloat(lit.Value, size)
+			if err != nil {
+				bad = fmt.Errorf("%s: literal %s: %v", fset.Position(lit.Pos()), lit.Value, err)
+				return false
+			}
+			if strconv.FormatFloat(v, 'g', -1, size) != lit.Value {
+				bad = fmt.Errorf("%s: literal %s is not the shortest form of its value", fset.Position(lit.Pos()), lit.Value)
+				return false
+			}
+			if neg {
+				v = -v
+			}
+			if !allowed[math.Float64bits(v)] {
+				bad = fmt.Errorf("%s: literal %s (%s, negated: %v) is not a value of the model", fset.Position(lit.Pos()), lit.Value, basic.Name(), neg)
+				return false
+			}
+			checked++
+			return false
+		})
+	}
+	return checked, bad
+}
