@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/treegen/treegen/data"
 	"github.com/treegen/treegen/ir"
 	"github.com/treegen/treegen/runtime"
 )
@@ -15,6 +16,7 @@ import (
 func (a *app) predictCmd() *cobra.Command {
 	var model, dataPath, target, out string
 	var margin bool
+	var precision string
 	cmd := &cobra.Command{
 		Use:   "predict --model MODEL.json --data FILE [--out FILE] [--margin]",
 		Short: "Predict with the interpreter; CSV out",
@@ -28,6 +30,9 @@ that they parse back to the same float64.`,
 			if model == "" {
 				return fmt.Errorf("--model is required")
 			}
+			if precision != "float64" && precision != "float32" {
+				return fmt.Errorf("--precision must be float64 or float32, not %q", precision)
+			}
 			m, err := ir.Load(model)
 			if err != nil {
 				return err
@@ -39,44 +44,11 @@ that they parse back to the same float64.`,
 			if err := matchFeatures(m, d); err != nil {
 				return err
 			}
-			p, err := runtime.New[float64](m)
-			if err != nil {
-				return err
-			}
 			return writeOut(out, a.stdout, func(w io.Writer) error {
-				bw := bufio.NewWriter(w)
-				header := outputNames(m)
-				if m.IsClassifier() {
-					header = append(header, "class")
+				if precision == "float32" {
+					return writePredictions[float32](w, m, d, margin)
 				}
-				for j, h := range header {
-					if j > 0 {
-						bw.WriteByte(',')
-					}
-					bw.WriteString(csvField(h))
-				}
-				bw.WriteByte('\n')
-				row := make([]float64, m.NumOutputs)
-				for i := 0; i < d.Rows; i++ {
-					x := d.Row(i)
-					if margin {
-						p.PredictMargin(x, row)
-					} else {
-						p.Predict(x, row)
-					}
-					for k, v := range row {
-						if k > 0 {
-							bw.WriteByte(',')
-						}
-						bw.WriteString(strconv.FormatFloat(v, 'g', -1, 64))
-					}
-					if m.IsClassifier() {
-						c, _ := p.PredictClass(x)
-						bw.WriteString("," + csvField(className(m, c)))
-					}
-					bw.WriteByte('\n')
-				}
-				return bw.Flush()
+				return writePredictions[float64](w, m, d, margin)
 			})
 		},
 	}
@@ -85,7 +57,57 @@ that they parse back to the same float64.`,
 	cmd.Flags().StringVar(&target, "target", "target", "name of the target column, left out of the features")
 	cmd.Flags().StringVarP(&out, "out", "o", "", "output CSV file (default: stdout)")
 	cmd.Flags().BoolVar(&margin, "margin", false, "write raw scores (margins) instead of predictions")
+	cmd.Flags().StringVar(&precision, "precision", "float64", "interpreter precision: float64, or float32 to match float32 generated code")
 	return cmd
+}
+
+// writePredictions writes the CSV of predictions (or margins) of every row
+// of d, computed by the interpreter in precision F.
+func writePredictions[F runtime.Float](w io.Writer, m *ir.Model, d *data.Dataset, margin bool) error {
+	p, err := runtime.New[F](m)
+	if err != nil {
+		return err
+	}
+	bits := 64
+	if _, ok := any(F(0)).(float32); ok {
+		bits = 32
+	}
+	bw := bufio.NewWriter(w)
+	header := outputNames(m)
+	if m.IsClassifier() {
+		header = append(header, "class")
+	}
+	for j, h := range header {
+		if j > 0 {
+			bw.WriteByte(',')
+		}
+		bw.WriteString(csvField(h))
+	}
+	bw.WriteByte('\n')
+	x := make([]F, m.NumFeatures)
+	row := make([]F, m.NumOutputs)
+	for i := 0; i < d.Rows; i++ {
+		for j, v := range d.Row(i) {
+			x[j] = F(v)
+		}
+		if margin {
+			p.PredictMargin(x, row)
+		} else {
+			p.Predict(x, row)
+		}
+		for k, v := range row {
+			if k > 0 {
+				bw.WriteByte(',')
+			}
+			bw.WriteString(strconv.FormatFloat(float64(v), 'g', -1, bits))
+		}
+		if m.IsClassifier() {
+			c, _ := p.PredictClass(x)
+			bw.WriteString("," + csvField(className(m, c)))
+		}
+		bw.WriteByte('\n')
+	}
+	return bw.Flush()
 }
 
 // outputNames names the output columns.

@@ -1,9 +1,7 @@
 package cart
 
 import (
-	"cmp"
 	"math"
-	"slices"
 
 	"github.com/treegen/treegen/data"
 	"github.com/treegen/treegen/ir"
@@ -93,36 +91,95 @@ func (b *builder) presort() {
 	allVal := make([]float64, n*p)
 	b.idx = make([][]int32, p)
 	b.val = make([][]float64, p)
+	var r radix
 	for f := range p {
 		idx := allIdx[f*n : (f+1)*n : (f+1)*n]
 		val := allVal[f*n : (f+1)*n : (f+1)*n]
-		present := 0
-		for r := range n {
-			if v := b.x[r*p+f]; v == v {
-				idx[present] = int32(r)
-				present++
+		keys := r.keys[:0]
+		for row := range n {
+			if v := b.x[row*p+f]; v == v {
+				idx[len(keys)] = int32(row)
+				keys = append(keys, sortKey(v))
 			}
+		}
+		present := len(keys)
+		r.keys = keys
+		r.sort(idx[:present])
+		for k, key := range r.keys {
+			val[k] = fromSortKey(key)
 		}
 		// The missing rows go to the end, in row order.
 		m := present
-		for r := range n {
-			if v := b.x[r*p+f]; v != v {
-				idx[m] = int32(r)
+		for row := range n {
+			if v := b.x[row*p+f]; v != v {
+				idx[m], val[m] = int32(row), v
 				m++
 			}
 		}
-		x, stride := b.x, p
-		slices.SortFunc(idx[:present], func(i, j int32) int {
-			if c := cmp.Compare(x[int(i)*stride+f], x[int(j)*stride+f]); c != 0 {
-				return c
-			}
-			return cmp.Compare(i, j)
-		})
-		for k, r := range idx {
-			val[k] = x[int(r)*stride+f]
-		}
 		b.idx[f], b.val[f] = idx, val
 	}
+}
+
+// sortKey maps a non-NaN float64 to a uint64 with the same order (-0 and +0
+// to the same key).
+func sortKey(v float64) uint64 {
+	u := math.Float64bits(v + 0) // + 0 turns -0 into +0
+	if u>>63 != 0 {
+		return ^u
+	}
+	return u | 1<<63
+}
+
+// fromSortKey inverts sortKey.
+func fromSortKey(k uint64) float64 {
+	if k>>63 != 0 {
+		return math.Float64frombits(k &^ (1 << 63))
+	}
+	return math.Float64frombits(^k)
+}
+
+// radix sorts row indices by 64-bit keys with a stable least-significant
+// digit radix sort, one byte per pass, skipping the bytes that all keys
+// share (most of them for data with few distinct values). Stability keeps
+// equal values in row order.
+type radix struct {
+	keys, tmpKeys []uint64
+	tmpIdx        []int32
+}
+
+// sort sorts idx and r.keys (of the same length) by key.
+func (r *radix) sort(idx []int32) {
+	n := len(idx)
+	var count [8][256]int
+	for _, k := range r.keys {
+		for d := range 8 {
+			count[d][byte(k>>(8*d))]++
+		}
+	}
+	if cap(r.tmpKeys) < n {
+		r.tmpKeys = make([]uint64, n)
+		r.tmpIdx = make([]int32, n)
+	}
+	keys, tmpKeys, tmpIdx := r.keys, r.tmpKeys[:n], r.tmpIdx[:n]
+	for d := range 8 {
+		c := &count[d]
+		if c[byte(keys[0]>>(8*d))] == n {
+			continue // every key has the same byte d
+		}
+		pos := 0
+		for i, k := range c {
+			c[i] = pos
+			pos += k
+		}
+		for i, k := range keys {
+			j := c[byte(k>>(8*d))]
+			c[byte(k>>(8*d))]++
+			tmpKeys[j], tmpIdx[j] = k, idx[i]
+		}
+		keys, tmpKeys = tmpKeys, keys
+		copy(idx, tmpIdx)
+	}
+	r.keys, r.tmpKeys = keys, tmpKeys
 }
 
 // split is a candidate split of a node.

@@ -274,12 +274,7 @@ func (g *Gen) genPredictMargin(f *jen.File, addFuncs []string) {
 		counts := m.TreesPerOutput()
 		for k := 0; k < m.NumOutputs; k++ {
 			ak := jen.Id("a").Index(jen.Lit(k))
-			if counts[k] == 0 {
-				// base + 0/0, as ir/doc.go defines it.
-				body = append(body, jen.Comment("// No tree writes output "+strconv.Itoa(k)+": base + 0/0 is NaN."),
-					ak.Op("=").Add(g.Float()).Call(jen.Qual("math", "NaN").Call()))
-				continue
-			}
+			// counts[k] > 0: Validate refuses a mean over no trees.
 			body = append(body, ak.Clone().Op("=").Add(g.Lit(m.Base(k))).Op("+").Add(ak.Clone()).Op("/").Lit(counts[k]))
 		}
 	}

@@ -78,17 +78,22 @@ func CheckLiterals(files []codegen.File, m *ir.Model, float32Precision bool) (in
 			if vs, ok := n.(*ast.ValueSpec); ok && len(vs.Names) == 1 && vs.Names[0].Name == "negZero" {
 				return false
 			}
+			// The type of -lit is recorded on the unary expression.
+			var expr ast.Expr
 			neg := false
 			if u, ok := n.(*ast.UnaryExpr); ok && u.Op == token.SUB {
 				if l, ok := u.X.(*ast.BasicLit); ok {
-					n, neg = l, true
+					n, expr, neg = l, u, true
 				}
 			}
 			lit, ok := n.(*ast.BasicLit)
 			if !ok || (lit.Kind != token.FLOAT && lit.Kind != token.INT) {
 				return true
 			}
-			tv, ok := info.Types[lit]
+			if expr == nil {
+				expr = lit
+			}
+			tv, ok := info.Types[expr]
 			if !ok {
 				return true
 			}

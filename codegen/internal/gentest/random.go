@@ -113,6 +113,14 @@ func RandomModel(r *rand.Rand, o RandomOptions) *ir.Model {
 		b.node(0, 1+r.IntN(max(o.MaxDepth, 1)))
 		m.Trees = append(m.Trees, *b.t)
 	}
+	if m.Aggregation == ir.Mean {
+		// Every output needs a tree to average.
+		for out, n := range m.TreesPerOutput() {
+			if n == 0 {
+				m.Trees = append(m.Trees, ir.Tree{Output: out, Nodes: []ir.Node{{Kind: ir.Leaf, Value: []float64{value(r)}}}})
+			}
+		}
+	}
 	return m
 }
 

@@ -1,0 +1,190 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// treegen runs the command line in-process and returns exit status, stdout
+// and stderr.
+func treegen(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	code := run(args, &stdout, &stderr)
+	return code, stdout.String(), stderr.String()
+}
+
+// trained returns a model trained on testdata/small.tsv in a temporary
+// directory.
+func trained(t *testing.T) string {
+	t.Helper()
+	model := filepath.Join(t.TempDir(), "model.json")
+	if code, _, stderr := treegen(t, "train", "cart", "--data", "testdata/small.tsv", "-o", model); code != 0 {
+		t.Fatalf("train failed: %s", stderr)
+	}
+	return model
+}
+
+// TestBadInput: every bad input gets exactly one line on stderr, prefixed
+// "treegen: ", a non-zero exit, and leaves an existing output file as it was.
+func TestBadInput(t *testing.T) {
+	model := trained(t)
+	dir := t.TempDir()
+	existing := filepath.Join(dir, "existing.json")
+	const sentinel = "precious\n"
+	readOnly := filepath.Join(dir, "ro")
+	os.Mkdir(readOnly, 0o555)
+	if os.Geteuid() == 0 {
+		readOnly = "/sys" // root may write anywhere else
+	}
+	tests := []struct {
+		name string
+		args []string
+		want string // the whole stderr line, after "treegen: "
+	}{
+		{"truncated JSON", []string{"inspect", "testdata/truncated.json"},
+			"testdata/truncated.json: 1:43: invalid JSON: unexpected end of input (truncated file?)"},
+		{"not IR", []string{"inspect", "testdata/notir.json"},
+			"testdata/notir.json: not a treegen model: format_version is missing"},
+		{"JSON array", []string{"inspect", "testdata/array.json"},
+			"testdata/array.json: not a treegen model: the top level is an array, want an object"},
+		{"unknown field", []string{"inspect", "testdata/unknownfield.json"},
+			`testdata/unknownfield.json: trees[0].nodes[0].colour: unknown field "colour" (known: activity, bias, default_left, feature, gamma, indices, kind, left, less_equal, right, softmax, threshold, value, weights)`},
+		{"child out of range", []string{"gen", "--model", "testdata/badchild.json", "--out", dir, "--package", "p"},
+			"testdata/badchild.json: invalid model: trees[0].nodes[0].right: child 5 out of range: the tree has 3 nodes"},
+		{"feature out of range", []string{"predict", "--model", "testdata/badfeature.json", "--data", "testdata/small.tsv"},
+			"testdata/badfeature.json: invalid model: trees[0].nodes[0].feature: feature 3 out of range: the model has 1 features"},
+		{"missing model", []string{"inspect", filepath.Join(dir, "nope.json")},
+			"open " + filepath.Join(dir, "nope.json") + ": no such file or directory"},
+		{"ragged row", []string{"train", "cart", "--data", "testdata/ragged.tsv", "-o", existing},
+			"testdata/ragged.tsv:3: row has 2 fields, header has 3"},
+		{"non-numeric cell", []string{"train", "cart", "--data", "testdata/nonnumeric.tsv", "-o", existing},
+			`testdata/nonnumeric.tsv:3:2: cell "abc" in column "b" is not a number`},
+		{"missing target", []string{"train", "cart", "--data", "testdata/small.tsv", "--target", "label", "-o", existing},
+			`testdata/small.tsv:1: no column "label"; columns are: a, b, target`},
+		{"eval missing target", []string{"eval", "--model", model, "--data", "testdata/small.tsv", "--target", "y"},
+			`testdata/small.tsv:1: no column "y"; columns are: a, b, target`},
+		{"output in missing directory", []string{"train", "cart", "--data", "testdata/small.tsv", "-o", filepath.Join(dir, "no", "m.json")},
+			"cannot write " + filepath.Join(dir, "no", "m.json") + ": directory " + filepath.Join(dir, "no") + ": no such file or directory"},
+		{"output in read-only directory", []string{"train", "cart", "--data", "testdata/small.tsv", "-o", filepath.Join(readOnly, "m.json")},
+			"cannot write " + filepath.Join(readOnly, "m.json") + ": permission denied"},
+		{"gen into missing parent", []string{"gen", "--model", model, "--out", filepath.Join(dir, "a", "b"), "--package", "p"},
+			"output directory " + filepath.Join(dir, "a", "b") + " cannot be created: " + filepath.Join(dir, "a") + " does not exist"},
+		{"package not an identifier", []string{"gen", "--model", model, "--out", dir, "--package", "1abc"},
+			`package name "1abc" is not a Go identifier (set --package)`},
+		{"package is a keyword", []string{"gen", "--model", model, "--out", dir, "--package", "func"},
+			`package name "func" is a Go keyword (set --package)`},
+		{"unknown backend", []string{"gen", "--model", model, "--out", dir, "--package", "p", "--backend", "llvm"},
+			`unknown backend "llvm" (known backends: ifelse)`},
+		{"bad precision", []string{"gen", "--model", model, "--out", dir, "--package", "p", "--precision", "float16"},
+			`unknown precision "float16" (want float64 or float32)`},
+		{"wrong feature count", []string{"predict", "--model", "testdata/badchild.json", "--data", "testdata/small.tsv"},
+			"testdata/badchild.json: invalid model: trees[0].nodes[0].right: child 5 out of range: the tree has 3 nodes"},
+		{"unknown flag", []string{"gen", "--modle", model},
+			"unknown flag: --modle"},
+		{"unknown command", []string{"frobnicate"},
+			`unknown command "frobnicate" for "treegen"`},
+		{"missing --out", []string{"train", "cart", "--data", "testdata/small.tsv"},
+			"-o/--out is required"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if err := os.WriteFile(existing, []byte(sentinel), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			code, _, stderr := treegen(t, tc.args...)
+			if code == 0 {
+				t.Fatalf("exit status 0, want non-zero")
+			}
+			if want := "treegen: " + tc.want + "\n"; stderr != want {
+				t.Fatalf("stderr:\n got  %q\n want %q", stderr, want)
+			}
+			if got, _ := os.ReadFile(existing); string(got) != sentinel {
+				t.Fatalf("the existing output file was changed to %q", got)
+			}
+			entries, _ := os.ReadDir(dir)
+			for _, e := range entries {
+				if strings.Contains(e.Name(), ".tmp") {
+					t.Fatalf("a temporary file was left behind: %s", e.Name())
+				}
+			}
+		})
+	}
+}
+
+func TestTrainPredictEvalInspect(t *testing.T) {
+	model := trained(t)
+	code, out, stderr := treegen(t, "predict", "--model", model, "--data", "testdata/small.tsv")
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if lines[0] != "p_1,class" || len(lines) != 7 {
+		t.Fatalf("predict output:\n%s", out)
+	}
+	code, out, stderr = treegen(t, "eval", "--model", model, "--data", "testdata/small.tsv", "--json")
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	var s struct {
+		Rows     int     `json:"rows"`
+		Accuracy float64 `json:"accuracy"`
+		AUC      float64 `json:"auc"`
+	}
+	if err := json.Unmarshal([]byte(out), &s); err != nil {
+		t.Fatalf("eval --json: %v\n%s", err, out)
+	}
+	if s.Rows != 6 || s.Accuracy != 1 || s.AUC != 1 {
+		t.Fatalf("a fully grown tree should fit its training data: %+v", s)
+	}
+	code, out, _ = treegen(t, "inspect", model)
+	if code != 0 || !strings.Contains(out, "task         binary (2 classes: \"0\", \"1\")") {
+		t.Fatalf("inspect:\n%s", out)
+	}
+	code, out, _ = treegen(t, "inspect", "--dot", model)
+	if code != 0 || !strings.HasPrefix(out, "digraph \"small\" {") || !strings.Contains(out, "->") {
+		t.Fatalf("inspect --dot:\n%s", out)
+	}
+}
+
+func TestGenCheck(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds generated code")
+	}
+	model := trained(t)
+	for _, prec := range []string{"float64", "float32"} {
+		t.Run(prec, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "small")
+			if code, _, stderr := treegen(t, "gen", "--model", model, "--out", dir, "--precision", prec); code != 0 {
+				t.Fatal(stderr)
+			}
+			expect := filepath.Join(t.TempDir(), "expect.csv")
+			if code, _, stderr := treegen(t, "predict", "--model", model, "--data", "testdata/small.tsv", "--precision", prec, "-o", expect); code != 0 {
+				t.Fatal(stderr)
+			}
+			code, out, stderr := treegen(t, "check", "--model", model, "--dir", dir, "--data", "testdata/small.tsv", "--expect", expect)
+			if code != 0 || !strings.Contains(out, "equals the interpreter bit for bit on 6 rows") || !strings.Contains(out, "predictions equal") {
+				t.Fatalf("check: %s%s", out, stderr)
+			}
+		})
+	}
+}
+
+func TestDemo(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds generated code")
+	}
+	code, out, stderr := treegen(t, "demo")
+	if code != 0 {
+		t.Fatalf("demo failed: %s", stderr)
+	}
+	for _, want := range []string{"equal     yes", "accuracy  generated 0.9", "speed     generated"} {
+		if !strings.Contains(out, want) {
+			t.Fatalf("demo output lacks %q:\n%s", want, out)
+		}
+	}
+}
