@@ -87,14 +87,16 @@ func Load(path string) (*Model, error) {
 	return m, nil
 }
 
-// Marshal encodes m as indented JSON with a trailing newline. The encoding is
-// deterministic: the same model gives the same bytes.
+// Marshal encodes m as JSON laid out for people and diffs (a value that fits
+// on a line stays on one line, one tree node per line in typical models),
+// with a trailing newline. The encoding is deterministic: the same model
+// gives the same bytes.
 func Marshal(m *Model) ([]byte, error) {
-	data, err := json.MarshalIndent(m, "", "  ")
+	data, err := json.Marshal(m)
 	if err != nil {
 		return nil, err
 	}
-	return append(data, '\n'), nil
+	return reindent(data)
 }
 
 // Save validates m and writes it to path atomically: on any error the file
