@@ -190,14 +190,19 @@ func (p *Predictor[F]) fastRun(x, a []F, trees []treeRef) {
 		p.addFastLeaf(a, &t[3], i3)
 		trees = trees[4:]
 	}
-	// The last trees one by one, stopping at the leaf: a lone deep tree
-	// (CART) should not pay for its depth on every path.
+	// The last trees one by one, branching like generated code and stopping
+	// at the leaf: a lone deep tree (CART) should not pay for its depth on
+	// every path.
 	for k := range trees {
 		t := &trees[k]
 		i := t.root
 		for {
 			n := &nodes[i]
-			j := n.child[right(x[n.feat&^nanRightBit], n.thr, n.feat)]
+			v := x[n.feat&^nanRightBit]
+			j := n.child[1]
+			if v < n.thr || (v != v && n.feat&nanRightBit == 0) {
+				j = n.child[0]
+			}
 			if j == i {
 				break
 			}
