@@ -1,0 +1,14 @@
+module example.com/gogenerate
+
+go 1.24
+
+require github.com/treegen/treegen v0.0.0
+
+require (
+	github.com/dave/jennifer v1.7.1 // indirect
+	github.com/inconshreveable/mousetrap v1.1.0 // indirect
+	github.com/spf13/cobra v1.10.2 // indirect
+	github.com/spf13/pflag v1.0.9 // indirect
+)
+
+replace github.com/treegen/treegen => ../..
