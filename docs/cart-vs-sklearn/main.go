@@ -43,6 +43,7 @@ func main() {
 	script := flag.String("script", "docs/cart-vs-sklearn/sklearn_tree.py", "the scikit-learn side of the comparison")
 	only := flag.String("only", "", "comma-separated data set names to run (default: every classification data set)")
 	flag.IntVar(&randomState, "random-state", 0, "scikit-learn's random_state (the order in which it visits features, hence its choice among tied splits)")
+	flag.IntVar(&spread, "spread", 1, "also run scikit-learn with the next spread-1 random_state values and show the range of its accuracies")
 	flag.BoolVar(&float32X, "float32", false, "train treegen on the features rounded to float32, as scikit-learn stores them")
 	flag.Parse()
 	if err := run(*criterion, *depth, *dir, *python, *script, *only); err != nil {
@@ -54,6 +55,7 @@ func main() {
 // Diagnostic settings (see the flags).
 var (
 	randomState int
+	spread      int
 	float32X    bool
 )
 
@@ -70,6 +72,7 @@ type row struct {
 	name                string
 	rows, feats, labels int
 	sk                  sklearnResult
+	skMin, skMax        float64 // accuracy range over the random_state values of -spread
 	acc, fit            float64
 	nodes, depth        int
 }
@@ -150,15 +153,17 @@ func compare(name, criterion string, depth int, dir, python, script, tmp string)
 		return row{}, err
 	}
 
-	cmd := exec.Command(python, script, path, trainFile, testFile, criterion, strconv.Itoa(depth), strconv.Itoa(randomState))
-	cmd.Stderr = os.Stderr
-	out, err := cmd.Output()
-	if err != nil {
-		return row{}, fmt.Errorf("%s: %w", script, err)
-	}
 	var sk sklearnResult
-	if err := json.Unmarshal(out, &sk); err != nil {
-		return row{}, fmt.Errorf("%s printed %q: %w", script, out, err)
+	skMin, skMax := math.Inf(1), math.Inf(-1)
+	for i := range max(spread, 1) {
+		res, err := runSklearn(python, script, path, trainFile, testFile, criterion, depth, randomState+i)
+		if err != nil {
+			return row{}, err
+		}
+		if i == 0 {
+			sk = res
+		}
+		skMin, skMax = min(skMin, res.Accuracy), max(skMax, res.Accuracy)
 	}
 
 	if float32X {
@@ -180,9 +185,24 @@ func compare(name, criterion string, depth int, dir, python, script, tmp string)
 	}
 	return row{
 		name: name, rows: d.Rows, feats: d.Cols, labels: len(labels),
-		sk: sk, acc: float64(correct) / float64(len(test)), fit: fit,
+		sk: sk, skMin: skMin, skMax: skMax, acc: float64(correct) / float64(len(test)), fit: fit,
 		nodes: len(m.Trees[0].Nodes), depth: m.Trees[0].Depth(),
 	}, nil
+}
+
+// runSklearn runs the scikit-learn side on the given split.
+func runSklearn(python, script, path, trainFile, testFile, criterion string, depth, seed int) (sklearnResult, error) {
+	cmd := exec.Command(python, script, path, trainFile, testFile, criterion, strconv.Itoa(depth), strconv.Itoa(seed))
+	cmd.Stderr = os.Stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return sklearnResult{}, fmt.Errorf("%s: %w", script, err)
+	}
+	var res sklearnResult
+	if err := json.Unmarshal(out, &res); err != nil {
+		return sklearnResult{}, fmt.Errorf("%s printed %q: %w", script, out, err)
+	}
+	return res, nil
 }
 
 func writeRows(path string, rows []int) error {
@@ -238,27 +258,39 @@ func print(results []row, criterion string, depth int) {
 	if len(results) > 0 {
 		version = results[0].sk.Version
 	}
-	fmt.Printf("criterion %s, max depth %d, stratified 70/30 split (seed 1); scikit-learn %s", criterion, depth, version)
-	if randomState != 0 {
-		fmt.Printf(", random_state %d", randomState)
-	}
+	fmt.Printf("criterion %s, max depth %d, stratified 70/30 split (seed 1); scikit-learn %s, random_state %d", criterion, depth, version, randomState)
 	if float32X {
 		fmt.Printf("; treegen on float32-rounded features")
 	}
 	fmt.Print("\n\n")
-	fmt.Println("| dataset | rows | features | classes | sklearn acc. % | treegen acc. % | diff (points) | sklearn nodes | treegen nodes | sklearn fit ms | treegen fit ms |")
-	fmt.Println("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
-	var sumSk, sumTg, sumSkFit, sumTgFit float64
+	rangeHead, rangeSep := "", ""
+	if spread > 1 {
+		rangeHead = fmt.Sprintf(" sklearn acc. range, random_state %d..%d |", randomState, randomState+spread-1)
+		rangeSep = " ---: |"
+	}
+	fmt.Printf("| dataset | rows | features | classes | sklearn acc. %% | treegen acc. %% | diff (points) |%s sklearn nodes | treegen nodes | sklearn fit ms | treegen fit ms |\n", rangeHead)
+	fmt.Printf("| --- | ---: | ---: | ---: | ---: | ---: | ---: |%s ---: | ---: | ---: | ---: |\n", rangeSep)
+	var sumSk, sumTg, sumMin, sumMax, sumSkFit, sumTgFit float64
 	for _, r := range results {
-		fmt.Printf("| %s | %d | %d | %d | %.2f | %.2f | %+.2f | %d | %d | %.1f | %.1f |\n",
+		spreadCol := ""
+		if spread > 1 {
+			spreadCol = fmt.Sprintf(" %.2f–%.2f |", 100*r.skMin, 100*r.skMax)
+		}
+		fmt.Printf("| %s | %d | %d | %d | %.2f | %.2f | %+.2f |%s %d | %d | %.1f | %.1f |\n",
 			r.name, r.rows, r.feats, r.labels, 100*r.sk.Accuracy, 100*r.acc, 100*(r.acc-r.sk.Accuracy),
-			r.sk.Nodes, r.nodes, 1000*r.sk.FitSeconds, 1000*r.fit)
+			spreadCol, r.sk.Nodes, r.nodes, 1000*r.sk.FitSeconds, 1000*r.fit)
 		sumSk += r.sk.Accuracy
 		sumTg += r.acc
+		sumMin += r.skMin
+		sumMax += r.skMax
 		sumSkFit += r.sk.FitSeconds
 		sumTgFit += r.fit
 	}
 	n := float64(len(results))
-	fmt.Printf("| **mean** | | | | **%.2f** | **%.2f** | **%+.2f** | | | %.1f | %.1f |\n",
-		100*sumSk/n, 100*sumTg/n, 100*(sumTg-sumSk)/n, 1000*sumSkFit/n, 1000*sumTgFit/n)
+	spreadCol := ""
+	if spread > 1 {
+		spreadCol = fmt.Sprintf(" %.2f–%.2f |", 100*sumMin/n, 100*sumMax/n)
+	}
+	fmt.Printf("| **mean** | | | | **%.2f** | **%.2f** | **%+.2f** |%s | | %.1f | %.1f |\n",
+		100*sumSk/n, 100*sumTg/n, 100*(sumTg-sumSk)/n, spreadCol, 1000*sumSkFit/n, 1000*sumTgFit/n)
 }
