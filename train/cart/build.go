@@ -150,6 +150,9 @@ type radix struct {
 // sort sorts idx and r.keys (of the same length) by key.
 func (r *radix) sort(idx []int32) {
 	n := len(idx)
+	if n < 2 {
+		return
+	}
 	var count [8][256]int
 	for _, k := range r.keys {
 		for d := range 8 {

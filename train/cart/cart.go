@@ -114,9 +114,9 @@ func (o Options) params(s settings) map[string]string {
 // and Entropy criteria and a regression tree for MSE, and returns it as a
 // validated model (see the package documentation for its form).
 //
-// Train fails when d has no rows, no features or no target, when a target
-// value is NaN or infinite, when a classification target has a single class,
-// and when an option is invalid.
+// Train does not modify d. It fails when d has no rows, no features or no
+// target, when a target value is NaN or infinite, when a classification
+// target has a single class, and when an option is invalid.
 func Train(d *data.Dataset, opts Options) (*ir.Model, error) {
 	s, err := opts.settings()
 	if err != nil {
@@ -198,7 +198,10 @@ func checkData(d *data.Dataset) error {
 		return fmt.Errorf("cart: malformed data set: %d target values for %d rows", len(d.Y), d.Rows)
 	case d.Features != nil && len(d.Features) != d.Cols:
 		return fmt.Errorf("cart: malformed data set: %d feature names for %d features", len(d.Features), d.Cols)
+	case d.Rows > math.MaxInt32:
+		return fmt.Errorf("cart: %d rows are more than the %d this trainer handles", d.Rows, math.MaxInt32)
 	}
+	sum := 0.0
 	for r, v := range d.Y {
 		if math.IsNaN(v) {
 			return fmt.Errorf("cart: the target of row %d (0-based) is missing (NaN)", r)
@@ -206,6 +209,10 @@ func checkData(d *data.Dataset) error {
 		if math.IsInf(v, 0) {
 			return fmt.Errorf("cart: the target of row %d (0-based) is infinite (%v)", r, v)
 		}
+		sum += math.Abs(v)
+	}
+	if math.IsInf(sum, 0) {
+		return errors.New("cart: the target values are too large: their sum overflows float64")
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"math"
+	"math/rand/v2"
 	"reflect"
 	"slices"
 	"sort"
@@ -69,6 +70,9 @@ func TestSplits(t *testing.T) {
 			[]ir.Node{axis(0, 2.5, false, true, 1, 2), leaf(0), leaf(1)}},
 		{"second feature",
 			newData([][]float64{{5, 1}, {3, 2}, {5, 3}, {3, 4}}, []float64{0, 0, 1, 1}), Options{},
+			[]ir.Node{axis(1, 2.5, false, true, 1, 2), leaf(0), leaf(1)}},
+		{"feature always missing",
+			newData([][]float64{{math.NaN(), 1}, {math.NaN(), 2}, {math.NaN(), 3}, {math.NaN(), 4}}, []float64{0, 0, 1, 1}), Options{},
 			[]ir.Node{axis(1, 2.5, false, true, 1, 2), leaf(0), leaf(1)}},
 		{"tied features: lowest index",
 			newData([][]float64{{1, 10}, {2, 20}, {3, 30}, {4, 40}}, []float64{0, 0, 1, 1}), Options{},
@@ -477,6 +481,7 @@ func TestErrors(t *testing.T) {
 		{"short Y", &data.Dataset{Rows: 2, Cols: 1, X: []float64{1, 2}, Y: []float64{0}}, Options{}, "1 target values for 2 rows"},
 		{"NaN target", column([]float64{1, 2}, []float64{0, math.NaN()}), Options{}, "target of row 1 (0-based) is missing"},
 		{"infinite target", column([]float64{1, 2}, []float64{math.Inf(-1), 0}), Options{Criterion: MSE}, "target of row 0 (0-based) is infinite"},
+		{"huge targets", column([]float64{1, 2}, []float64{math.MaxFloat64, math.MaxFloat64}), Options{Criterion: MSE}, "sum overflows"},
 		{"one class", column([]float64{1, 2, 3}, []float64{7, 7, 7}), Options{}, "single class (7) in all 3 rows"},
 		{"unknown criterion", good, Options{Criterion: "gain"}, `unknown criterion "gain"`},
 		{"negative depth", good, Options{MaxDepth: -1}, "MaxDepth is negative"},
@@ -568,5 +573,55 @@ func TestProvenance(t *testing.T) {
 	}
 	if m.Name != "tiny" {
 		t.Errorf("name %q", m.Name)
+	}
+}
+
+func TestPresort(t *testing.T) {
+	inf := math.Inf(1)
+	special := []float64{0, math.Copysign(0, -1), 5e-324, -5e-324, inf, -inf, math.MaxFloat64, -math.MaxFloat64, 1, -1, 0.5, 1e300, -1e-300}
+	rng := rand.New(rand.NewPCG(9, 9))
+	const n = 2000
+	rows := make([][]float64, n)
+	for i := range rows {
+		a := special[rng.IntN(len(special))]
+		b := rng.NormFloat64() * math.Pow(10, float64(rng.IntN(40)-20))
+		c := float64(rng.IntN(5))
+		if rng.IntN(4) == 0 {
+			c = math.NaN()
+		}
+		rows[i] = []float64{a, b, c, math.NaN()}
+	}
+	d := newData(rows, make([]float64, n))
+	b := newBuilder(d, settings{})
+	b.presort()
+	for f := range d.Cols {
+		idx, val := b.idx[f], b.val[f]
+		seen := make([]bool, n)
+		for k, r := range idx {
+			if seen[r] {
+				t.Fatalf("feature %d: row %d twice", f, r)
+			}
+			seen[r] = true
+			v := d.Row(int(r))[f]
+			if math.Float64bits(v+0) != math.Float64bits(val[k]+0) && !(math.IsNaN(v) && math.IsNaN(val[k])) {
+				t.Fatalf("feature %d position %d: value %v, row %d has %v", f, k, val[k], r, v)
+			}
+			if k == 0 {
+				continue
+			}
+			p, q := val[k-1], val[k]
+			switch {
+			case math.IsNaN(p) && !math.IsNaN(q):
+				t.Fatalf("feature %d: present value after a missing one at %d", f, k)
+			case math.IsNaN(q) && !math.IsNaN(p):
+				// the first missing value
+			case math.IsNaN(p) || p == q:
+				if idx[k-1] > r {
+					t.Fatalf("feature %d: rows %d, %d out of row order at %d", f, idx[k-1], r, k)
+				}
+			case p > q:
+				t.Fatalf("feature %d: %v before %v at %d", f, p, q, k)
+			}
+		}
 	}
 }

@@ -13,10 +13,11 @@
 // The tree grows depth first. At each node every feature is searched
 // exhaustively: every boundary between two consecutive distinct values of the
 // node's rows is a candidate, and the candidate with the best impurity
-// decrease wins. Each feature is sorted once, at the root (O(P·N log N) for
-// N rows and P features); a split then partitions every feature's sorted row
-// list stably into the two children, so a node of n rows costs O(P·n) and
-// each level of the tree O(P·N).
+// decrease wins. Each feature is sorted once, at the root, by a stable radix
+// sort on the bits of the values (at most eight passes over the N rows, and
+// fewer for values that share bytes); a split then partitions every
+// feature's sorted row list stably into the two children, so a node of n
+// rows costs O(P·n) for P features and each level of the tree O(P·N).
 //
 // A node becomes a leaf when it is at the maximum depth, has fewer than
 // [Options].MinSamplesSplit rows or fewer than twice
@@ -51,7 +52,7 @@
 // tests x < Threshold. For a midpoint strictly between a and b the two tests
 // agree on every training row (no training value lies between a and b), so
 // the node gets Threshold = midpoint and LessEqual = false. When the midpoint
-// rounds to a or to b (a and b one or two float64 steps apart), the node gets
+// rounds to a or to b (a and b adjacent float64 values), the node gets
 // Threshold = a and LessEqual = true, so that a goes left and b right. An
 // infinite value is an ordinary value: between a = -Inf and a finite b the
 // test is x < b, between a finite a and b = +Inf it is x <= a, and between
@@ -89,6 +90,9 @@
 // regression tree has task "regression" and leaves holding the mean target of
 // their training rows. The link is identity and the aggregation sum. Nodes
 // are numbered in pre-order (a node, its whole left subtree, then its right
-// subtree). Training is deterministic: the same data and options give
-// byte-identical ir.Marshal output.
+// subtree). The provenance records the producer ("treegen train cart"),
+// every option (defaults filled in) and the data: the base name of its
+// file, its rows and features, and the SHA-256 of the IEEE 754 bits of X
+// then Y, each value as 8 little-endian bytes. Training is deterministic:
+// the same data and options give byte-identical ir.Marshal output.
 package cart
