@@ -253,7 +253,7 @@ func (p *Predictor[F]) dot(x []F, bias F, w0, w1 int32) F {
 // goLeft evaluates a hard split; for NaN it follows the default direction.
 func (p *Predictor[F]) goLeft(x []F, n *genNode[F]) bool {
 	var v, t F
-	if n.kind == ir.Axis {
+	if n.kind == axisNode {
 		v, t = x[n.feat], n.thr
 		if p.f32cmp {
 			v = F(float32(v))
@@ -274,7 +274,7 @@ func (p *Predictor[F]) goLeft(x []F, n *genNode[F]) bool {
 func (p *Predictor[F]) hardLeaf(x []F, i int32) int32 {
 	for {
 		n := &p.gen[i]
-		if !n.kind.IsSplit() {
+		if !n.kind.isSplit() {
 			return i
 		}
 		if p.goLeft(x, n) {
@@ -290,7 +290,7 @@ func (p *Predictor[F]) hardLeaf(x []F, i int32) int32 {
 // added as is (hard trees).
 func (p *Predictor[F]) addLeaf(x []F, i int32, prob F, out int32, acc []F, s *scratch[F], weighted bool) {
 	n := &p.gen[i]
-	if n.kind == ir.Leaf {
+	if n.kind == leafNode {
 		v := p.genVal[n.v0:n.v1]
 		switch {
 		case out >= 0 && !weighted:
@@ -331,12 +331,12 @@ func (p *Predictor[F]) addLeaf(x []F, i int32, prob F, out int32, acc []F, s *sc
 func (p *Predictor[F]) soft(x []F, i int32, prob F, out int32, tv []F, s *scratch[F]) {
 	for {
 		n := &p.gen[i]
-		if !n.kind.IsSplit() {
+		if !n.kind.isSplit() {
 			p.addLeaf(x, i, prob, out, tv, s, true)
 			return
 		}
 		var pl F
-		if n.kind == ir.Soft {
+		if n.kind == softNode {
 			m := p.dot(x, n.bias, n.w0, n.w1)
 			switch {
 			case m != m:
@@ -386,11 +386,11 @@ func (p *Predictor[F]) latent(x []F, t *treeRef, s *scratch[F]) {
 	for i := int32(0); i < t.nodes; i++ {
 		n := &p.gen[t.root+i]
 		z[i] = min(max(q[i], 0), n.activity)
-		if !n.kind.IsSplit() {
+		if !n.kind.isSplit() {
 			continue
 		}
 		var sm F // split margin: left iff sm < 0 (or <= 0)
-		if n.kind == ir.Axis {
+		if n.kind == axisNode {
 			v := x[n.feat]
 			th := n.thr
 			if p.f32cmp {

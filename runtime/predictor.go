@@ -82,7 +82,7 @@ const nanRightBit = 1 << 31
 
 // genNode is a node of any kind.
 type genNode[F Float] struct {
-	kind        ir.NodeKind
+	kind        nodeKind
 	defaultLeft bool
 	lessEqual   bool
 	feat        int32
@@ -95,6 +95,33 @@ type genNode[F Float] struct {
 	v0, v1      int32 // leaf value(s) in genVal[v0:v1], or softmax rows in smRows[v0:v1]
 	activity    F
 }
+
+// nodeKind is ir.NodeKind as a small integer, cheap to compare.
+type nodeKind uint8
+
+const (
+	axisNode nodeKind = iota
+	obliqueNode
+	softNode
+	leafNode // leaves from here on
+	softmaxNode
+)
+
+func kindOf(k ir.NodeKind) nodeKind {
+	switch k {
+	case ir.Axis:
+		return axisNode
+	case ir.Oblique:
+		return obliqueNode
+	case ir.Soft:
+		return softNode
+	case ir.Leaf:
+		return leafNode
+	}
+	return softmaxNode
+}
+
+func (k nodeKind) isSplit() bool { return k < leafNode }
 
 // smRow is one class of a softmax leaf: z = bias + w·x over idx/wts[w0:w1].
 type smRow[F Float] struct {
@@ -304,7 +331,7 @@ func (p *Predictor[F]) addGen(t *ir.Tree) int32 {
 	for i := range t.Nodes {
 		nd := &t.Nodes[i]
 		g := genNode[F]{
-			kind:        nd.Kind,
+			kind:        kindOf(nd.Kind),
 			defaultLeft: nd.DefaultLeft,
 			lessEqual:   nd.LessEqual,
 			feat:        int32(nd.Feature),
