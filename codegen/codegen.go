@@ -116,8 +116,9 @@ func Generate(m *ir.Model, opts Options) ([]File, error) {
 }
 
 // ValidPackageName returns nil if name can name a generated package: a Go
-// identifier that is not a keyword, not the blank identifier and not "main"
-// (a generated package is a library). The error reads well on its own, for
+// identifier that is not a keyword, not the blank identifier, not "main" (a
+// generated package is a library) and not "init" (which cannot be imported
+// under its own name). The error reads well on its own, for
 // instance: package name "1abc" is not a Go identifier.
 func ValidPackageName(name string) error {
 	switch {
@@ -131,6 +132,8 @@ func ValidPackageName(name string) error {
 		return fmt.Errorf("package name %q is not a Go identifier", name)
 	case name == "main":
 		return errors.New(`package name "main" is for commands: a generated predictor is a library package`)
+	case name == "init":
+		return errors.New(`package name "init" cannot be imported without renaming: init is reserved for init functions`)
 	}
 	return nil
 }

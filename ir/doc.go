@@ -63,7 +63,8 @@
 //	mx = max_j z_j;  e_j = exp(z_j - mx);  s = e_1 + e_2 + ...;  value[c_j] = e_j / s
 //
 // and 0 for every class outside the subset. exp is math.Exp computed in
-// float64 and rounded to F. A NaN margin makes the leaf's values NaN.
+// float64 and rounded to F. A NaN margin makes the values of the leaf's
+// classes NaN; the other classes stay 0.
 //
 // Aggregation. For output k, with base b_k (BaseScore, or 0):
 //

@@ -112,9 +112,10 @@ func Save(path string, m *Model) error {
 	return atomicfile.WriteFile(path, data, 0o644)
 }
 
-// Hash returns the hex SHA-256 of the model's canonical encoding (Marshal).
+// Hash returns the hex SHA-256 of the model's canonical encoding: its
+// compact JSON (encoding/json, fields in declaration order, no spaces).
 func Hash(m *Model) (string, error) {
-	data, err := Marshal(m)
+	data, err := json.Marshal(m)
 	if err != nil {
 		return "", err
 	}

@@ -316,6 +316,13 @@ func (p *Predictor[F]) addLeaf(x []F, i int32, prob F, out int32, acc []F, s *sc
 		e[j] = p.dot(x, r.bias, r.w0, r.w1)
 	}
 	softmaxInPlace(e)
+	if !weighted {
+		// The leaf's value is 0 for the classes outside its subset, and a
+		// hard tree adds its whole value (ir/doc.go): a -0 margin becomes +0.
+		for k := range acc {
+			acc[k] += 0
+		}
+	}
 	for j := range rows {
 		if weighted {
 			acc[rows[j].class] += prob * e[j]

@@ -12,10 +12,12 @@
 //
 // A tree with a single output becomes a function that returns its value,
 // called as a[k] += tree17(x); a tree with a value per output adds them to
-// the margins itself, tree17(x, a). Splits read
+// the margins itself, tree17(x, a). A split reads
 //
-//	if x[3] < 0.5 {        // left: the left subtree, ending in a return
-//	...                    // right: the right subtree, at the same level
+//	if x[3] < 0.5 {
+//		// the left subtree, which ends in a return
+//	}
+//	// the right subtree
 //
 // so that the indentation grows only along left branches. A missing value
 // (NaN) takes the node's default direction without any extra test: with

@@ -59,6 +59,9 @@ func genTree(g *emit.Gen, i int) emit.Unit {
 	for j := range t.Nodes {
 		n := &t.Nodes[j]
 		size += 1 + len(n.Weights)
+		if len(n.Value) > 1 {
+			size += len(n.Value) // vector leaves
+		}
 		if n.Softmax != nil {
 			for _, r := range n.Softmax.Rows {
 				size += 1 + len(r.Weights)
@@ -66,10 +69,13 @@ func genTree(g *emit.Gen, i int) emit.Unit {
 		}
 	}
 	shape := fmt.Sprintf("depth %d, %d leaves", t.Depth(), t.NumLeaves())
+	if t.NumLeaves() == 1 {
+		shape = "a single leaf"
+	}
 	x := jen.Id("x").Add(g.RowType())
 	var decl, call jen.Code
 	if w.vector {
-		decl = emit.Doc(fmt.Sprintf("%s adds the values of tree %d (%s) to the margins a.", name, i, shape)).Line().
+		decl = emit.Doc(fmt.Sprintf("%s adds the values of tree %d (%s) to the accumulators a.", name, i, shape)).Line().
 			Func().Id(name).Params(x, jen.Id("a").Add(g.OutType())).Block(w.node(0, true)...)
 		call = jen.Id(name).Call(jen.Id("x"), jen.Id("a"))
 	} else {

@@ -11,13 +11,13 @@ import (
 
 // mainFile builds the file holding the API of the generated package.
 // addFuncs are the accumulation functions of the tree files, in order.
-func (g *Gen) mainFile(cfg Config, header string, addFuncs []string) *jen.File {
+func (g *Gen) mainFile(cfg Config, header, hash string, addFuncs []string) *jen.File {
 	f := jen.NewFile(cfg.Package)
 	f.HeaderComment(header)
 	for _, l := range docLines(78, g.packageDoc(cfg)...) {
 		f.PackageComment(l)
 	}
-	g.genConsts(f)
+	g.genConsts(f, hash)
 	g.genNames(f)
 	g.genErrors(f, cfg.Package)
 	g.genPredict(f)
@@ -100,11 +100,11 @@ func (g *Gen) packageDoc(cfg Config) []string {
 	case ir.Multiclass:
 		use += " PredictClass returns the index in ClassNames of the largest prediction."
 	}
-	use += " A NaN feature value means missing. No function allocates."
+	use += " A NaN feature value means missing. No function allocates, and all are safe for concurrent use."
 	return []string{first, what, use}
 }
 
-func (g *Gen) genConsts(f *jen.File) {
+func (g *Gen) genConsts(f *jen.File, hash string) {
 	m := g.Model
 	f.Add(Doc("NumFeatures is the number of features of an input row."))
 	f.Const().Id("NumFeatures").Op("=").Lit(m.NumFeatures)
@@ -113,7 +113,6 @@ func (g *Gen) genConsts(f *jen.File) {
 	f.Const().Id("NumOutputs").Op("=").Lit(m.NumOutputs)
 	f.Line()
 	f.Add(Doc("ModelSHA256 is the SHA-256 of the model's canonical IR encoding."))
-	hash, _ := ir.Hash(m) // already computed without error by Generate
 	f.Const().Id("ModelSHA256").Op("=").Add(Str(hash))
 	f.Line()
 }
@@ -275,7 +274,17 @@ func (g *Gen) genPredictMargin(f *jen.File, addFuncs []string) {
 		for k := 0; k < m.NumOutputs; k++ {
 			ak := jen.Id("a").Index(jen.Lit(k))
 			// counts[k] > 0: Validate refuses a mean over no trees.
-			body = append(body, ak.Clone().Op("=").Add(g.Lit(m.Base(k))).Op("+").Add(ak.Clone()).Op("/").Lit(counts[k]))
+			b := g.Round(m.Base(k))
+			if counts[k] == 1 && b == 0 && !math.Signbit(b) {
+				// s/1 == s, and +0 + s == s since a sum that starts at +0
+				// is never -0.
+				continue
+			}
+			mean := ak.Clone()
+			if counts[k] > 1 { // s/1 == s for every s
+				mean = mean.Op("/").Lit(counts[k])
+			}
+			body = append(body, ak.Clone().Op("=").Add(g.Lit(m.Base(k))).Op("+").Add(mean))
 		}
 	}
 	body = append(body, jen.Return(jen.Id("a")))

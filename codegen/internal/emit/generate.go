@@ -116,7 +116,7 @@ func Generate(m *ir.Model, b Backend, cfg Config) ([]File, error) {
 	}
 	// The main file comes last: the tree code decides whether it needs
 	// negZero.
-	data, err := render(MainFile, g.mainFile(cfg, header, addFuncs))
+	data, err := render(MainFile, g.mainFile(cfg, header, hash, addFuncs))
 	if err != nil {
 		return nil, err
 	}
@@ -144,12 +144,12 @@ func render(name string, f *jen.File) ([]byte, error) {
 // formatError describes source that go/format refused: the first errors
 // with their line numbers, and the lines around each.
 func formatError(name string, src []byte, err error) error {
-	var b strings.Builder
-	fmt.Fprintf(&b, "generated %s is not valid Go (a bug in treegen): %v", name, err)
 	var list scanner.ErrorList
-	if !errors.As(err, &list) {
-		return errors.New(b.String())
+	if !errors.As(err, &list) || len(list) == 0 {
+		return fmt.Errorf("generated %s is not valid Go (a bug in treegen): %v", name, err)
 	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "generated %s is not valid Go (a bug in treegen):", name)
 	lines := strings.Split(string(src), "\n")
 	for i, e := range list {
 		if i == 3 {

@@ -74,6 +74,29 @@ func (mod *Module) Add(c Case) error {
 	return nil
 }
 
+// Gofmt returns an error unless gofmt -l finds every file of the cases
+// formatted.
+func (mod *Module) Gofmt() error {
+	gofmt := "gofmt"
+	if out, err := exec.Command("go", "env", "GOROOT").Output(); err == nil {
+		gofmt = filepath.Join(strings.TrimSpace(string(out)), "bin", "gofmt")
+	}
+	args := []string{"-l"}
+	for _, c := range mod.cases {
+		args = append(args, c.Name)
+	}
+	cmd := exec.Command(gofmt, args...)
+	cmd.Dir = mod.Dir
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		return fmt.Errorf("gofmt: %v\n%s", err, out)
+	}
+	if len(out) > 0 {
+		return fmt.Errorf("files not gofmt-formatted:\n%s", out)
+	}
+	return nil
+}
+
 // GoCmd runs the go command in the module with a hermetic environment and
 // returns its combined output.
 func (mod *Module) GoCmd(args ...string) ([]byte, error) {
@@ -150,7 +173,10 @@ import (
 	"testing"
 %s)
 
-var sink any
+var (
+	sink64 float64
+	sink32 float32
+)
 
 func main() {
 	data, err := os.ReadFile(os.Args[1])
@@ -255,8 +281,10 @@ func run_%[1]s(rows [][]uint64, w *bufio.Writer) {
 	if _, err := %[1]s.PredictSlice(make([]%[2]s, %[1]s.NumFeatures+1)); err != %[1]s.ErrFeatureCount {
 		w.WriteString("error PredictSlice accepts a long row\n")
 	}
-	if err := %[1]s.PredictBatch(make([]%[2]s, 2*%[1]s.NumFeatures+1), make([]%[2]s, 2*%[1]s.NumOutputs)); err != %[1]s.ErrFeatureCount {
-		w.WriteString("error PredictBatch accepts a partial row\n")
+	if nf := %[1]s.NumFeatures; nf > 1 {
+		if err := %[1]s.PredictBatch(make([]%[2]s, 2*nf+1), make([]%[2]s, 2*%[1]s.NumOutputs)); err != %[1]s.ErrFeatureCount {
+			w.WriteString("error PredictBatch accepts a partial row\n")
+		}
 	}
 	if err := %[1]s.PredictBatch(make([]%[2]s, 2*%[1]s.NumFeatures), make([]%[2]s, 2*%[1]s.NumOutputs+1)); err != %[1]s.ErrOutputCount {
 		w.WriteString("error PredictBatch accepts a wrong output length\n")
@@ -269,7 +297,7 @@ const allocTemplate = `{
 		var x [%[1]s.NumFeatures]%[2]s
 		xs := make([]%[2]s, 4*%[1]s.NumFeatures)
 		out := make([]%[2]s, 4*%[1]s.NumOutputs)
-		a := testing.AllocsPerRun(100, func() { r := %[1]s.Predict(&x); sink = r[0] })
+		a := testing.AllocsPerRun(100, func() { r := %[1]s.Predict(&x); sink%[3]s += r[0] })
 		b := testing.AllocsPerRun(100, func() { _ = %[1]s.PredictBatch(xs, out) })
 		fmt.Fprintf(w, "allocs %%v %%v\n", a, b)
 	}`
@@ -288,7 +316,7 @@ func (mod *Module) writeDriver() error {
 		}
 		allocs := ""
 		if c.Allocs {
-			allocs = fmt.Sprintf(allocTemplate, c.Name, typ)
+			allocs = fmt.Sprintf(allocTemplate, c.Name, typ, bits)
 		}
 		fmt.Fprintf(&funcs, runnerTemplate, c.Name, typ, conv, bits, class, allocs)
 		fmt.Fprintf(&table, "\t%q: run_%s,\n", c.Name, c.Name)
@@ -370,7 +398,7 @@ func SameFloat(a, b float64) bool {
 	return math.Float64bits(a) == math.Float64bits(b) || (a != a && b != b)
 }
 
-// skipIfNoGo skips t when the go command is not available.
+// SkipIfNoGo skips t when the go command is not available.
 func SkipIfNoGo(t testing.TB) {
 	t.Helper()
 	if _, err := exec.LookPath("go"); err != nil {

@@ -127,3 +127,28 @@ func CheckLiterals(files []codegen.File, m *ir.Model, float32Precision bool) (in
 	}
 	return checked, bad
 }
+
+// allowedImports are the only packages generated code may import.
+var allowedImports = map[string]bool{"math": true, "math/bits": true, "errors": true}
+
+// CheckImports checks that the generated files import nothing but math,
+// math/bits and errors, and that each file's imports are used (go vet and
+// the compiler check the latter too; this names the file).
+func CheckImports(files []codegen.File) error {
+	for _, f := range files {
+		af, err := parser.ParseFile(token.NewFileSet(), f.Name, f.Data, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		for _, imp := range af.Imports {
+			path, _ := strconv.Unquote(imp.Path.Value)
+			if !allowedImports[path] {
+				return fmt.Errorf("%s imports %q", f.Name, path)
+			}
+			if imp.Name != nil {
+				return fmt.Errorf("%s renames the import of %q", f.Name, path)
+			}
+		}
+	}
+	return nil
+}
