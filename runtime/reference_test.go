@@ -21,7 +21,10 @@ func reference[F Float](m *ir.Model, x []F) (margin, pred []F) {
 	}
 	k := m.NumOutputs
 	acc := make([]F, k)
-	sums := make([]F, k)
+	for o := range acc {
+		acc[o] = F(m.Base(o))
+	}
+	sums := make([]F, k) // for the mean
 	var z []F
 	for ti := range m.Trees {
 		t := &m.Trees[ti]
@@ -29,64 +32,19 @@ func reference[F Float](m *ir.Model, x []F) (margin, pred []F) {
 			z = append(z, refLatent(m, t, xp)...)
 			continue
 		}
-		tv := make([]F, k)
-		if hasSoft(t) {
-			refSoft(m, t, 0, 1, xp, tv)
-		} else {
-			i := 0
-			for t.Nodes[i].IsSplit() {
-				if refLeft(m, &t.Nodes[i], xp) {
-					i = t.Nodes[i].Left
-				} else {
-					i = t.Nodes[i].Right
-				}
+		tv := refTree(m, t, xp)
+		for o := range acc {
+			switch {
+			case t.Output == ir.AllOutputs:
+				acc[o] += tv[o]
+				sums[o] += tv[o]
+			case t.Output == o:
+				acc[o] += tv[0]
+				sums[o] += tv[0]
 			}
-			copy(tv, refLeaf(m, t, &t.Nodes[i], xp))
-		}
-		for o := 0; o < k; o++ {
-			if t.Output != ir.AllOutputs && t.Output != o {
-				continue
-			}
-			v := tv[o]
-			if t.Output != ir.AllOutputs {
-				v = tv[0]
-			}
-			sums[o] += v
 		}
 	}
-	// Recompute sums in order for the sum aggregation, starting at the base.
-	if m.Aggregation == ir.Sum {
-		for o := range acc {
-			acc[o] = F(m.Base(o))
-		}
-		for ti := range m.Trees {
-			t := &m.Trees[ti]
-			if t.Latent {
-				continue
-			}
-			tv := make([]F, k)
-			if hasSoft(t) {
-				refSoft(m, t, 0, 1, xp, tv)
-			} else {
-				i := 0
-				for t.Nodes[i].IsSplit() {
-					if refLeft(m, &t.Nodes[i], xp) {
-						i = t.Nodes[i].Left
-					} else {
-						i = t.Nodes[i].Right
-					}
-				}
-				copy(tv, refLeaf(m, t, &t.Nodes[i], xp))
-			}
-			if t.Output == ir.AllOutputs {
-				for o := range acc {
-					acc[o] += tv[o]
-				}
-			} else {
-				acc[t.Output] += tv[0]
-			}
-		}
-	} else {
+	if m.Aggregation == ir.Mean {
 		n := m.TreesPerOutput()
 		for o := range acc {
 			acc[o] = F(m.Base(o)) + sums[o]/F(n[o])
@@ -117,6 +75,24 @@ func reference[F Float](m *ir.Model, x []F) (margin, pred []F) {
 		pred = refSoftmax(pred)
 	}
 	return margin, pred
+}
+
+// refTree returns the value of a tree: one number, or one per output.
+func refTree[F Float](m *ir.Model, t *ir.Tree, x []F) []F {
+	tv := make([]F, m.NumOutputs)
+	if hasSoft(t) {
+		refSoft(m, t, 0, 1, x, tv)
+		return tv
+	}
+	i := 0
+	for t.Nodes[i].IsSplit() {
+		if refLeft(m, &t.Nodes[i], x) {
+			i = t.Nodes[i].Left
+		} else {
+			i = t.Nodes[i].Right
+		}
+	}
+	return refLeaf(m, t, &t.Nodes[i], x)
 }
 
 func refDot[F Float](idx []int, w []float64, b float64, x []F) F {
