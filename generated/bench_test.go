@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/treegen/treegen/generated/axis100"
+	"github.com/treegen/treegen/generated/axis100f32"
 	"github.com/treegen/treegen/generated/cartbinary"
 	"github.com/treegen/treegen/generated/cartbinaryf32"
 	"github.com/treegen/treegen/generated/cartmulticlass"
@@ -31,6 +33,10 @@ func BenchmarkPredict(b *testing.B) {
 	b.Run("cart_regression/interp", interpBench[float64](b, "cart_regression"))
 	b.Run("handwritten/ifelse", genBench(b, "handwritten", func(x *[handwritten.NumFeatures]float64) float64 { return handwritten.Predict(x)[0] }))
 	b.Run("handwritten/interp", interpBench[float64](b, "handwritten"))
+	b.Run("axis100/ifelse", genBench(b, "axis100", func(x *[axis100.NumFeatures]float64) float64 { return axis100.Predict(x)[0] }))
+	b.Run("axis100/ifelse-f32", genBench(b, "axis100", func(x *[axis100f32.NumFeatures]float32) float32 { return axis100f32.Predict(x)[0] }))
+	b.Run("axis100/interp", interpBench[float64](b, "axis100"))
+	b.Run("axis100/interp-f32", interpBench[float32](b, "axis100"))
 	b.Run("oblique100/ifelse", genBench(b, "oblique100", func(x *[oblique100.NumFeatures]float64) float64 { return oblique100.Predict(x)[0] }))
 	b.Run("oblique100/ifelse-f32", genBench(b, "oblique100", func(x *[oblique100f32.NumFeatures]float32) float32 { return oblique100f32.Predict(x)[0] }))
 	b.Run("oblique100/interp", interpBench[float64](b, "oblique100"))

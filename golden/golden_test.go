@@ -75,6 +75,12 @@ func build(t *testing.T, name string) map[string][]byte {
 		for _, r := range testRows[:min(maxInputs, len(testRows))] {
 			inputs = append(inputs, d.Row(r))
 		}
+	case name == "axis100":
+		m = randmodel.Model(101, randmodel.Options{AxisOnly: true, Trees: 100, MinDepth: 6, MaxDepth: 6, Full: true, Features: 50, Task: ir.Binary})
+		roundModel(m)
+		m.Name = "random axis-aligned ensemble: 100 trees of depth 6"
+		m.Provenance = &ir.Provenance{Producer: "internal/randmodel", Params: map[string]string{"seed": "101"}}
+		inputs = randmodel.Rows(101, maxInputs, m.NumFeatures)
 	case name == "oblique100":
 		m = randmodel.Model(100, randmodel.Options{Oblique: 1, Trees: 100, MinDepth: 6, MaxDepth: 6, Full: true, Features: 10, Task: ir.Binary})
 		roundModel(m)
@@ -96,7 +102,7 @@ func build(t *testing.T, name string) map[string][]byte {
 		}
 		inputs = append(inputs, row)
 	}
-	if _, ok := trained[name]; ok || name == "oblique100" {
+	if _, ok := trained[name]; ok || strings.HasSuffix(name, "100") {
 		b, err := ir.Marshal(m)
 		if err != nil {
 			t.Fatal(err)
