@@ -73,7 +73,7 @@ func (a *app) trainCartCmd() *cobra.Command {
 			}
 			t := &m.Trees[0]
 			fmt.Fprintf(a.stderr, "trained CART on %d rows in %s: depth %d, %d leaves; wrote %s\n",
-				d.Rows, elapsed.Round(time.Millisecond), t.Depth(), t.NumLeaves(), f.out)
+				d.Rows, elapsed.Round(10*time.Microsecond), t.Depth(), t.NumLeaves(), f.out)
 			return a.reportScores(m, f.data, f.target, "train", d)
 		},
 	}
