@@ -1,0 +1,56 @@
+package ir_test
+
+import (
+	"fmt"
+
+	"github.com/treegen/treegen/ir"
+)
+
+func ExampleDecode() {
+	doc := []byte(`{
+  "format_version": "1.0",
+  "task": "regression",
+  "num_features": 1,
+  "num_outputs": 1,
+  "aggregation": "sum",
+  "link": "identity",
+  "trees": [{"output": 0, "nodes": [
+    {"kind": "axis", "feature": 0, "threshold": 0.5, "left": 1, "right": 2},
+    {"kind": "leaf", "value": [-1]},
+    {"kind": "leaf", "value": [1]}
+  ]}]
+}`)
+	m, err := ir.Decode(doc, "model.json")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(m.Validate(), len(m.Trees), m.Trees[0].Depth(), m.Trees[0].NumLeaves())
+	// Output: <nil> 1 1 2
+}
+
+func ExampleModel_Validate() {
+	m := &ir.Model{
+		FormatVersion: ir.FormatVersion, Task: ir.Regression, NumFeatures: 2, NumOutputs: 1,
+		Aggregation: ir.Sum, Link: ir.Identity,
+		Trees: []ir.Tree{{Output: 0, Nodes: []ir.Node{
+			{Kind: ir.Axis, Feature: 2, Threshold: 0.5, Left: 1, Right: 2},
+			{Kind: ir.Leaf, Value: []float64{-1}},
+			{Kind: ir.Leaf, Value: []float64{1}},
+		}}},
+	}
+	fmt.Println(m.Validate())
+	// Output: trees[0].nodes[0].feature: feature 2 out of range: the model has 2 features
+}
+
+func ExampleSmoothStep() {
+	for _, t := range []float64{-1, -0.25, 0, 0.25, 1} {
+		fmt.Printf("S(%v) = %.5f\n", t, ir.SmoothStep(t, 1))
+	}
+	// Output:
+	// S(-1) = 0.00000
+	// S(-0.25) = 0.15625
+	// S(0) = 0.50000
+	// S(0.25) = 0.84375
+	// S(1) = 1.00000
+}
