@@ -35,6 +35,12 @@
 // ("<=" when LessEqual). A NaN feature value, or a NaN margin (a NaN feature,
 // or Inf-Inf), goes to the left child iff DefaultLeft, otherwise right.
 //
+// Categorical tests. A "categorical" node reads v = x'[Feature] (rounded to
+// float32 first with Float32Compare) and sends the row left iff
+// -1 < v < 2^31 and trunc(v), v truncated toward zero, is one of Categories;
+// every other value, negative or too large, goes right; NaN goes left iff
+// DefaultLeft. (LightGBM and XGBoost cast the value to an int the same way.)
+//
 // Soft tests. A "soft" node sends the row left with probability
 // p = S_γ(m) and right with 1-p, where S is the smooth-step of the TEL paper:
 //

@@ -57,7 +57,7 @@ func TestDecodeErrors(t *testing.T) {
 		{"future major", `{"format_version": "2.0"}`, `m.json: format_version "2.0" is not supported: this treegen reads 1.x`},
 		{"bad version", `{"format_version": "one"}`, `m.json: format_version "one" is not MAJOR.MINOR`},
 		{"unknown field", strings.Replace(string(good), `"threshold"`, `"treshold"`, 1),
-			`m.json: trees[0].nodes[0].treshold: unknown field "treshold" (known: activity, bias, default_left, feature, gamma, indices, kind, left, less_equal, right, softmax, threshold, value, weights)`},
+			`m.json: trees[0].nodes[0].treshold: unknown field "treshold" (known: activity, bias, categories, default_left, feature, gamma, indices, kind, left, less_equal, right, softmax, threshold, value, weights)`},
 		{"wrong type", strings.Replace(string(good), `"feature": 1`, `"feature": "1"`, 1),
 			`m.json: trees[0].nodes[0].feature: want an integer, got a string`},
 		{"fraction for int", strings.Replace(string(good), `"feature": 1`, `"feature": 1.5`, 1),
@@ -132,7 +132,7 @@ func TestValidate(t *testing.T) {
 		{"softmax link", func(m *Model) { m.Link = Softmax }, "link: softmax needs at least 2 outputs, got 1"},
 		{"tree output", func(m *Model) { m.Trees[0].Output = 1 }, "trees[0].output: output 1 out of range: want -1 (all outputs) or 0..0"},
 		{"empty tree", func(m *Model) { m.Trees[0].Nodes = nil }, "trees[0].nodes: a tree needs at least one node"},
-		{"node kind", func(m *Model) { m.Trees[0].Nodes[1].Kind = "stump" }, `trees[0].nodes[1].kind: unknown node kind "stump" (want axis, oblique, soft, leaf or softmax)`},
+		{"node kind", func(m *Model) { m.Trees[0].Nodes[1].Kind = "stump" }, `trees[0].nodes[1].kind: unknown node kind "stump" (want axis, categorical, oblique, soft, leaf or softmax)`},
 		{"child out of range", func(m *Model) { m.Trees[0].Nodes[0].Right = 3 }, "trees[0].nodes[0].right: child 3 out of range: the tree has 3 nodes"},
 		{"cycle", func(m *Model) { m.Trees[0].Nodes[0].Left = 0 }, "trees[0].nodes[0].left: child 0 does not come after its parent 0: cycle or non-canonical order (children must have higher indices)"},
 		{"shared child", func(m *Model) { m.Trees[0].Nodes[0].Right = 1 }, "trees[0].nodes[0].right: child 1 is shared with node 0"},
@@ -146,6 +146,15 @@ func TestValidate(t *testing.T) {
 			m.Task, m.ClassNames, m.NumOutputs, m.Trees[0].Output = MultiOutput, nil, 2, AllOutputs
 		}, "trees[0].nodes[1].value: has 1 values, want 2 values (one per output)"},
 		{"leaf with feature", func(m *Model) { m.Trees[0].Nodes[1].Feature = 1 }, "trees[0].nodes[1].feature: a leaf node has no feature"},
+		{"categorical order", func(m *Model) {
+			m.Trees[0].Nodes[0] = Node{Kind: Categorical, Feature: 1, Categories: []int{3, 3}, Left: 1, Right: 2}
+		}, "trees[0].nodes[0].categories[1]: categories must be strictly increasing (3 after 3)"},
+		{"categorical negative", func(m *Model) {
+			m.Trees[0].Nodes[0] = Node{Kind: Categorical, Feature: 1, Categories: []int{-1}, Left: 1, Right: 2}
+		}, "trees[0].nodes[0].categories[0]: category -1 out of range 0..2147483647"},
+		{"categorical threshold", func(m *Model) {
+			m.Trees[0].Nodes[0] = Node{Kind: Categorical, Feature: 1, Threshold: 1, Left: 1, Right: 2}
+		}, "trees[0].nodes[0].threshold: a categorical node has no threshold"},
 		{"axis with gamma", func(m *Model) { m.Trees[0].Nodes[0].Gamma = 1 }, "trees[0].nodes[0].gamma: a axis node has no gamma"},
 		{"oblique lengths", func(m *Model) {
 			m.Trees[0].Nodes[0] = Node{Kind: Oblique, Indices: []int{0, 1}, Weights: []float64{1}, Left: 1, Right: 2}

@@ -50,15 +50,23 @@ type NodeKind string
 
 // Node kinds. Split kinds have two children; leaf kinds have none.
 const (
-	Axis        NodeKind = "axis"    // hard test on one feature: left iff x[Feature] < Threshold (<= with LessEqual)
-	Oblique     NodeKind = "oblique" // hard test on a hyperplane: left iff w·x + Bias < 0 (<= with LessEqual)
-	Soft        NodeKind = "soft"    // soft routing: P(left) = S_Gamma(w·x + Bias), the smooth-step of width Gamma
+	Axis    NodeKind = "axis"    // hard test on one feature: left iff x[Feature] < Threshold (<= with LessEqual)
+	Oblique NodeKind = "oblique" // hard test on a hyperplane: left iff w·x + Bias < 0 (<= with LessEqual)
+	Soft    NodeKind = "soft"    // soft routing: P(left) = S_Gamma(w·x + Bias), the smooth-step of width Gamma
+	// Categorical is a hard test on the category of one feature: left iff
+	// trunc(x[Feature]) is one of Categories (see doc.go).
+	Categorical NodeKind = "categorical"
 	Leaf        NodeKind = "leaf"    // constant leaf: Value (empty in latent trees)
 	SoftmaxLeaf NodeKind = "softmax" // softmax leaf over a class subset: Softmax
 )
 
 // IsSplit reports whether nodes of kind k have children.
-func (k NodeKind) IsSplit() bool { return k == Axis || k == Oblique || k == Soft }
+func (k NodeKind) IsSplit() bool {
+	return k == Axis || k == Oblique || k == Soft || k == Categorical
+}
+
+// MaxCategory is the largest category a categorical split may name.
+const MaxCategory = 1<<31 - 1
 
 // Model is a trained tree model: the one contract between the producers of
 // models (trainers, importers) and their consumers (the interpreter and the
@@ -137,9 +145,11 @@ type Node struct {
 	// LessEqual makes a hard test "<=" instead of "<".
 	LessEqual bool `json:"less_equal,omitempty"`
 
-	// Feature and Threshold define an Axis test.
-	Feature   int     `json:"feature,omitempty"`
-	Threshold float64 `json:"threshold,omitempty"`
+	// Feature and Threshold define an Axis test; Feature and Categories a
+	// Categorical test (Categories strictly increasing, 0..MaxCategory).
+	Feature    int     `json:"feature,omitempty"`
+	Threshold  float64 `json:"threshold,omitempty"`
+	Categories []int   `json:"categories,omitempty"`
 
 	// Indices, Weights and Bias define the margin w·x + b of Oblique and Soft
 	// nodes; Indices are strictly increasing feature indices.

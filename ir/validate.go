@@ -292,6 +292,7 @@ const (
 	fValue
 	fSoftmax
 	fActivity
+	fCategories
 )
 
 // node checks one node's own fields (not its links).
@@ -307,6 +308,21 @@ func (v *validator) node(path string, t *Tree, n *Node) {
 		}
 		if !finite(n.Threshold) {
 			v.fail(path+".threshold", "%v is not a finite number", n.Threshold)
+		}
+	case Categorical:
+		allowed = fLeft | fRight | fDefaultLeft | fFeature | fCategories
+		if n.Feature < 0 || n.Feature >= m.NumFeatures {
+			v.fail(path+".feature", "feature %d out of range: the model has %d features", n.Feature, m.NumFeatures)
+		}
+		for j, c := range n.Categories {
+			if c < 0 || c > MaxCategory {
+				v.fail(fmt.Sprintf("%s.categories[%d]", path, j), "category %d out of range 0..%d", c, MaxCategory)
+				break
+			}
+			if j > 0 && c <= n.Categories[j-1] {
+				v.fail(fmt.Sprintf("%s.categories[%d]", path, j), "categories must be strictly increasing (%d after %d)", c, n.Categories[j-1])
+				break
+			}
 		}
 	case Oblique:
 		allowed = fLeft | fRight | fDefaultLeft | fLessEqual | fIndices | fWeights | fBias
@@ -354,7 +370,7 @@ func (v *validator) node(path string, t *Tree, n *Node) {
 		}
 		v.softmax(path+".softmax", n.Softmax)
 	default:
-		v.fail(path+".kind", "unknown node kind %q (want axis, oblique, soft, leaf or softmax)", n.Kind)
+		v.fail(path+".kind", "unknown node kind %q (want axis, categorical, oblique, soft, leaf or softmax)", n.Kind)
 		return
 	}
 	if t.Latent {
@@ -375,6 +391,7 @@ func (v *validator) node(path string, t *Tree, n *Node) {
 		{fIndices, "indices", n.Indices != nil}, {fWeights, "weights", n.Weights != nil}, {fBias, "bias", n.Bias != 0},
 		{fGamma, "gamma", n.Gamma != 0}, {fValue, "value", n.Value != nil}, {fSoftmax, "softmax", n.Softmax != nil},
 		{fActivity, "activity", n.Activity != nil},
+		{fCategories, "categories", n.Categories != nil},
 	} {
 		if f.set && allowed&f.bit == 0 {
 			why := fmt.Sprintf("a %s node", n.Kind)
