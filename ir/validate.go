@@ -311,6 +311,9 @@ func (v *validator) node(path string, t *Tree, n *Node) {
 		}
 	case Categorical:
 		allowed = fLeft | fRight | fDefaultLeft | fFeature | fCategories
+		if t.Latent {
+			v.fail(path+".kind", "a latent tree has axis and oblique splits only")
+		}
 		if n.Feature < 0 || n.Feature >= m.NumFeatures {
 			v.fail(path+".feature", "feature %d out of range: the model has %d features", n.Feature, m.NumFeatures)
 		}

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"math"
+	"slices"
 
 	"github.com/treegen/treegen/ir"
 )
@@ -253,6 +254,20 @@ func (p *Predictor[F]) dot(x []F, bias F, w0, w1 int32) F {
 // goLeft evaluates a hard split; for NaN it follows the default direction.
 func (p *Predictor[F]) goLeft(x []F, n *genNode[F]) bool {
 	var v, t F
+	if n.kind == categoricalNode {
+		v = x[n.feat]
+		if p.f32cmp {
+			v = F(float32(v))
+		}
+		if v != v {
+			return n.defaultLeft
+		}
+		if !(v > -1 && v < 1<<31) {
+			return false
+		}
+		_, found := slices.BinarySearch(p.cats[n.w0:n.w1], int32(v))
+		return found
+	}
 	if n.kind == axisNode {
 		v, t = x[n.feat], n.thr
 		if p.f32cmp {

@@ -36,6 +36,7 @@ type Predictor[F Float] struct {
 	fastLeaf    []F
 	gen         []genNode[F]
 	genVal      []F
+	cats        []int32 // categories of categorical splits, sorted per node
 	idx         []int32 // sparse indices of oblique/soft/softmax rows
 	wts         []F     // their weights
 	smRows      []smRow[F]
@@ -91,7 +92,7 @@ type genNode[F Float] struct {
 	bias        F
 	half        F     // gamma/2 for soft nodes
 	gamma       F     // gamma for soft nodes
-	w0, w1      int32 // weights in idx/wts[w0:w1]
+	w0, w1      int32 // weights in idx/wts[w0:w1]; categories in cats[w0:w1]
 	v0, v1      int32 // leaf value(s) in genVal[v0:v1], or softmax rows in smRows[v0:v1]
 	activity    F
 }
@@ -101,6 +102,7 @@ type nodeKind uint8
 
 const (
 	axisNode nodeKind = iota
+	categoricalNode
 	obliqueNode
 	softNode
 	leafNode // leaves from here on
@@ -111,6 +113,8 @@ func kindOf(k ir.NodeKind) nodeKind {
 	switch k {
 	case ir.Axis:
 		return axisNode
+	case ir.Categorical:
+		return categoricalNode
 	case ir.Oblique:
 		return obliqueNode
 	case ir.Soft:
@@ -350,6 +354,12 @@ func (p *Predictor[F]) addGen(t *ir.Tree) int32 {
 			if p.f32cmp {
 				g.thr = F(float32(nd.Threshold))
 			}
+		case ir.Categorical:
+			g.w0 = int32(len(p.cats))
+			for _, c := range nd.Categories {
+				p.cats = append(p.cats, int32(c))
+			}
+			g.w1 = int32(len(p.cats))
 		case ir.Oblique, ir.Soft:
 			g.w0, g.w1 = p.addSparse(nd.Indices, nd.Weights)
 		case ir.Leaf:

@@ -105,6 +105,25 @@ func refDot[F Float](idx []int, w []float64, b float64, x []F) F {
 
 func refLeft[F Float](m *ir.Model, n *ir.Node, x []F) bool {
 	var v, t F
+	if n.Kind == ir.Categorical {
+		v = x[n.Feature]
+		if m.Float32Compare {
+			v = F(float32(v))
+		}
+		switch {
+		case math.IsNaN(float64(v)):
+			return n.DefaultLeft
+		case float64(v) <= -1 || float64(v) >= 1<<31:
+			return false
+		}
+		c := int(math.Trunc(float64(v)))
+		for _, k := range n.Categories {
+			if k == c {
+				return true
+			}
+		}
+		return false
+	}
 	if n.Kind == ir.Axis {
 		v, t = x[n.Feature], F(n.Threshold)
 		if m.Float32Compare {

@@ -91,6 +91,7 @@ func TestRandomModelsMatchReference(t *testing.T) {
 	}{
 		{"axis", randmodel.Options{AxisOnly: true}},
 		{"oblique", randmodel.Options{Oblique: 0.5, SoftmaxLeaf: 0.3}},
+		{"categorical", randmodel.Options{Categorical: 0.5}},
 		{"soft", randmodel.Options{Soft: 0.7, Oblique: 0.1, SoftmaxLeaf: 0.2}},
 		{"latent", randmodel.Options{Oblique: 0.5, Latent: true}},
 		{"deep", randmodel.Options{AxisOnly: true, MinDepth: 10, MaxDepth: 14, Trees: 3}},

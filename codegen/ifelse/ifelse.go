@@ -126,6 +126,17 @@ func (w *walker) test(n *ir.Node) (init, cond jen.Code) {
 		if g.Model.Float32Compare && !g.Is32() {
 			lhs, rhs = jen.Id("float32").Call(lhs), g.Lit32(n.Threshold)
 		}
+	case ir.Categorical:
+		v := g.X(n.Feature)
+		if g.Model.Float32Compare && !g.Is32() {
+			v = g.Float().Call(jen.Id("float32").Call(v))
+		}
+		in := g.InCategories(v, n.Categories)
+		if n.DefaultLeft {
+			nan := g.X(n.Feature)
+			return nil, nan.Clone().Op("!=").Add(nan).Op("||").Add(in)
+		}
+		return nil, in
 	case ir.Oblique:
 		init = jen.Id("m").Op(":=").Add(g.Dot(n.Bias, n.Indices, n.Weights))
 		lhs, rhs = jen.Id("m"), jen.Lit(0)

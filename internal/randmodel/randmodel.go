@@ -20,6 +20,7 @@ type Options struct {
 	Full        bool    // grow perfect trees of depth MaxDepth
 	Oblique     float64 // probability of an oblique split
 	Soft        float64 // probability of a soft split (gamma drawn from {0, 0.1, 1, 10})
+	Categorical float64 // probability of a categorical split
 	SoftmaxLeaf float64 // probability of a softmax leaf in vector-leaf trees
 	Latent      bool    // add one latent tree and a read-out
 	AxisOnly    bool    // only axis splits and constant leaves (overrides the above)
@@ -165,7 +166,7 @@ func (g *grower) grow(t *ir.Tree, depth, level int) int {
 }
 
 // Interesting thresholds: inputs drawn by Row hit them exactly.
-var grid = []float64{-2, -1, -0.5, -0.25, 0, 0.25, 0.5, 1, 1.5, 2, 0.1, 1.0 / 3}
+var grid = []float64{-2, -1, -0.5, -0.25, 0, 0.25, 0.5, 1, 1.5, 2, 0.1, 1.0 / 3, 3, 3.5, 5000, 5000.9, 2147483648}
 
 func (g *grower) split(latent bool) ir.Node {
 	r := g.r
@@ -178,10 +179,22 @@ func (g *grower) split(latent bool) ir.Node {
 			kind = ir.Soft
 		case u < g.o.Soft+g.o.Oblique:
 			kind = ir.Oblique
+		case u < g.o.Soft+g.o.Oblique+g.o.Categorical && !latent:
+			kind = ir.Categorical
 		}
 	}
 	n.Kind = kind
 	switch kind {
+	case ir.Categorical:
+		n.Feature = r.IntN(g.m.NumFeatures)
+		for c := 0; c < 4; c++ {
+			if r.IntN(2) == 0 {
+				n.Categories = append(n.Categories, c)
+			}
+		}
+		if r.IntN(3) == 0 {
+			n.Categories = append(n.Categories, 5000)
+		}
 	case ir.Axis:
 		n.Feature = r.IntN(g.m.NumFeatures)
 		if r.IntN(2) == 0 {

@@ -30,6 +30,7 @@ func (g *Gen) mainFile(cfg Config, header, hash string, addFuncs []string) *jen.
 	if g.Model.Preprocess != nil && len(addFuncs) > 0 {
 		g.genPreprocess(f)
 	}
+	g.genCategories(f)
 	if g.usesNegZero {
 		f.Add(Doc("negZero is -0, which Go constants cannot express."))
 		f.Var().Id("negZero").Op("=").Add(g.Float()).Call(

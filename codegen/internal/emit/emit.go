@@ -76,6 +76,11 @@ type Gen struct {
 	F string
 
 	usesNegZero bool
+
+	catSets    []*categorySet // in order of first use
+	catIndex   map[string]*categorySet
+	usesBitset bool
+	usesSorted bool
 }
 
 // NewGen returns a Gen for m in the given precision (Float64 or Float32).

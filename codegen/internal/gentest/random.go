@@ -26,12 +26,13 @@ type RandomOptions struct {
 	MaxDepth int
 	// MaxTrees is the largest number of trees (at least 1).
 	MaxTrees int
-	// Oblique allows oblique splits; SoftmaxLeaves softmax leaves.
-	Oblique, SoftmaxLeaves bool
+	// Oblique allows oblique splits; SoftmaxLeaves softmax leaves;
+	// Categorical categorical splits.
+	Oblique, SoftmaxLeaves, Categorical bool
 }
 
 // DefaultRandom is every kind of hard tree the ifelse backend compiles.
-var DefaultRandom = RandomOptions{MaxDepth: 8, MaxTrees: 6, Oblique: true, SoftmaxLeaves: true}
+var DefaultRandom = RandomOptions{MaxDepth: 8, MaxTrees: 6, Oblique: true, SoftmaxLeaves: true, Categorical: true}
 
 // value returns a model number: mostly from Pool, sometimes random.
 func value(r *rand.Rand) float64 {
@@ -155,16 +156,32 @@ func (b *treeBuilder) node(depth, maxDepth int) int {
 		return i
 	}
 	var n ir.Node
-	if b.o.Oblique && r.IntN(4) == 0 {
+	switch {
+	case b.o.Categorical && r.IntN(5) == 0:
+		n.Kind = ir.Categorical
+		n.Feature = r.IntN(b.m.NumFeatures)
+		for c := 0; c < 10; c++ {
+			if r.IntN(3) == 0 {
+				n.Categories = append(n.Categories, c)
+			}
+		}
+		if r.IntN(4) == 0 {
+			n.Categories = append(n.Categories, 64+r.IntN(64)) // a second bitset word
+		}
+		if r.IntN(4) == 0 {
+			n.Categories = append(n.Categories, 5000+r.IntN(1000)) // a sorted list
+		}
+	case b.o.Oblique && r.IntN(4) == 0:
 		n.Kind = ir.Oblique
 		n.Indices, n.Weights = b.sparse()
 		n.Bias = value(r)
-	} else {
+		n.LessEqual = r.IntN(2) == 0
+	default:
 		n.Kind = ir.Axis
 		n.Feature = r.IntN(b.m.NumFeatures)
 		n.Threshold = value(r)
+		n.LessEqual = r.IntN(2) == 0
 	}
-	n.LessEqual = r.IntN(2) == 0
 	n.DefaultLeft = r.IntN(2) == 0
 	n.Left = b.node(depth+1, maxDepth)
 	n.Right = b.node(depth+1, maxDepth)
@@ -239,6 +256,9 @@ func ModelValues(m *ir.Model) []float64 {
 	for i := range m.Trees {
 		for _, n := range m.Trees[i].Nodes {
 			vs = append(vs, n.Threshold, n.Bias, n.Gamma)
+			for _, c := range n.Categories {
+				vs = append(vs, float64(c), float64(c)+0.5, float64(c)-0.5)
+			}
 			vs = append(vs, n.Weights...)
 			vs = append(vs, n.Value...)
 			if n.Activity != nil {
