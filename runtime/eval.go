@@ -4,6 +4,8 @@ import (
 	"math"
 	"slices"
 
+	"github.com/treegen/treegen/internal/fmath"
+
 	"github.com/treegen/treegen/ir"
 )
 
@@ -461,7 +463,7 @@ func softmaxInPlace[F Float](v []F) {
 	}
 	var s F
 	for j, e := range v {
-		v[j] = F(math.Exp(float64(e - mx)))
+		v[j] = F(fmath.Exp(float64(e - mx)))
 		if j == 0 {
 			s = v[j]
 		} else {
@@ -478,11 +480,11 @@ func (p *Predictor[F]) applyLink(a []F) {
 	switch p.link {
 	case ir.Sigmoid:
 		for k, v := range a {
-			a[k] = 1 / (1 + F(math.Exp(float64(-v))))
+			a[k] = 1 / (1 + F(fmath.Exp(float64(-v))))
 		}
 	case ir.Exp:
 		for k, v := range a {
-			a[k] = F(math.Exp(float64(v)))
+			a[k] = F(fmath.Exp(float64(v)))
 		}
 	case ir.Softmax:
 		softmaxInPlace(a)

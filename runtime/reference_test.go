@@ -3,6 +3,8 @@ package runtime
 import (
 	"math"
 
+	"github.com/treegen/treegen/internal/fmath"
+
 	"github.com/treegen/treegen/ir"
 )
 
@@ -65,11 +67,11 @@ func reference[F Float](m *ir.Model, x []F) (margin, pred []F) {
 	switch m.Link {
 	case ir.Sigmoid:
 		for o, v := range pred {
-			pred[o] = 1 / (1 + F(math.Exp(float64(-v))))
+			pred[o] = 1 / (1 + F(fmath.Exp(float64(-v))))
 		}
 	case ir.Exp:
 		for o, v := range pred {
-			pred[o] = F(math.Exp(float64(v)))
+			pred[o] = F(fmath.Exp(float64(v)))
 		}
 	case ir.Softmax:
 		pred = refSoftmax(pred)
@@ -151,7 +153,7 @@ func refSoftmax[F Float](v []F) []F {
 	out := make([]F, len(v))
 	var s F
 	for j, e := range v {
-		out[j] = F(math.Exp(float64(e - mx)))
+		out[j] = F(fmath.Exp(float64(e - mx)))
 		if j == 0 {
 			s = out[j]
 		} else {

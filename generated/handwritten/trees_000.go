@@ -2,8 +2,6 @@
 
 package handwritten
 
-import "math"
-
 // tree0 adds the values of tree 0 (depth 2, 4 leaves) to the accumulators a.
 func tree0(x *[NumFeatures]float64, a *[NumOutputs]float64) {
 	if m := 0.25 + float64(1.5*x[0]) + float64(-0.75*x[2]); !(m >= 0) {
@@ -18,9 +16,9 @@ func tree0(x *[NumFeatures]float64, a *[NumOutputs]float64) {
 			if z2 > mx {
 				mx = z2
 			}
-			e0 := math.Exp(z0 - mx)
-			e1 := math.Exp(z1 - mx)
-			e2 := math.Exp(z2 - mx)
+			e0 := exp(z0 - mx)
+			e1 := exp(z1 - mx)
+			e2 := exp(z2 - mx)
 			s := e0 + e1 + e2
 			a[0] += e0 / s
 			a[1] += e1 / s
@@ -39,8 +37,8 @@ func tree0(x *[NumFeatures]float64, a *[NumOutputs]float64) {
 		if z1 > mx {
 			mx = z1
 		}
-		e0 := math.Exp(z0 - mx)
-		e1 := math.Exp(z1 - mx)
+		e0 := exp(z0 - mx)
+		e1 := exp(z1 - mx)
 		s := e0 + e1
 		a[0] += e0 / s
 		a[2] += e1 / s

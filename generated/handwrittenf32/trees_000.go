@@ -2,8 +2,6 @@
 
 package handwrittenf32
 
-import "math"
-
 // tree0 adds the values of tree 0 (depth 2, 4 leaves) to the accumulators a.
 func tree0(x *[NumFeatures]float32, a *[NumOutputs]float32) {
 	if m := 0.25 + float32(1.5*x[0]) + float32(-0.75*x[2]); !(m >= 0) {
@@ -18,9 +16,9 @@ func tree0(x *[NumFeatures]float32, a *[NumOutputs]float32) {
 			if z2 > mx {
 				mx = z2
 			}
-			e0 := float32(math.Exp(float64(z0 - mx)))
-			e1 := float32(math.Exp(float64(z1 - mx)))
-			e2 := float32(math.Exp(float64(z2 - mx)))
+			e0 := float32(exp(float64(z0 - mx)))
+			e1 := float32(exp(float64(z1 - mx)))
+			e2 := float32(exp(float64(z2 - mx)))
 			s := e0 + e1 + e2
 			a[0] += e0 / s
 			a[1] += e1 / s
@@ -39,8 +37,8 @@ func tree0(x *[NumFeatures]float32, a *[NumOutputs]float32) {
 		if z1 > mx {
 			mx = z1
 		}
-		e0 := float32(math.Exp(float64(z0 - mx)))
-		e1 := float32(math.Exp(float64(z1 - mx)))
+		e0 := float32(exp(float64(z0 - mx)))
+		e1 := float32(exp(float64(z1 - mx)))
 		s := e0 + e1
 		a[0] += e0 / s
 		a[2] += e1 / s

@@ -49,7 +49,7 @@ var ErrOutputCount = errors.New("oblique100f32: wrong output length: want 1 outp
 func Predict(x *[NumFeatures]float32) [NumOutputs]float32 {
 	a := PredictMargin(x)
 	for k := range a {
-		a[k] = 1 / (1 + float32(math.Exp(float64(-a[k]))))
+		a[k] = 1 / (1 + float32(exp(float64(-a[k]))))
 	}
 	return a
 }
@@ -121,6 +121,67 @@ func PredictClass(x *[NumFeatures]float32) int {
 		return 1
 	}
 	return 0
+}
+
+// exp returns e**x with the same bits on every architecture (math.Exp's last
+// bit varies between them): argument reduction by ln 2 and a rational
+// approximation, with every product rounded, so that no fused multiply-add
+// changes a bit.
+func exp(x float64) float64 {
+	const (
+		ln2Hi = 6.93147180369123816490e-01
+		ln2Lo = 1.90821492927058770002e-10
+		log2e = 1.44269504088896338700e+00
+		p1    = 1.66666666666666019037e-01
+		p2    = -2.77777777770155933842e-03
+		p3    = 6.61375632143793436117e-05
+		p4    = -1.65339022054652515390e-06
+		p5    = 4.13813679705723846039e-08
+	)
+	switch {
+	case x != x || x > 7.09782712893383973096e+02:
+		return x * math.Inf(1)
+	case x < -7.45133219101941108420e+02:
+		return 0
+	case x > -(1.0/(1<<28)) && x < 1.0/(1<<28):
+		return 1 + x
+	}
+	var k int
+	if x < 0 {
+		k = int(float64(log2e*x) - 0.5)
+	} else {
+		k = int(float64(log2e*x) + 0.5)
+	}
+	fk := float64(k)
+	hi := x - float64(fk*ln2Hi)
+	lo := float64(fk * ln2Lo)
+	r := hi - lo
+	t := float64(r * r)
+	poly := p4 + float64(t*p5)
+	poly = p3 + float64(t*poly)
+	poly = p2 + float64(t*poly)
+	poly = p1 + float64(t*poly)
+	c := r - float64(t*poly)
+	y := 1 - ((lo - float64(r*c)/(2-c)) - hi)
+	// y * 2**k, rounding once at the end.
+	switch {
+	case k > 1023:
+		return float64(y*0x1p1023) * pow2(k-1023)
+	case k < -1021:
+		return float64(y*0x1p-1021) * pow2(k+1021)
+	}
+	return y * pow2(k)
+}
+
+// pow2 returns 2**k for -1074 <= k <= 1023, and 0 below.
+func pow2(k int) float64 {
+	if k < -1074 {
+		return 0
+	}
+	if k < -1022 {
+		return math.Float64frombits(1 << uint(k+1074))
+	}
+	return math.Float64frombits(uint64(k+1023) << 52)
 }
 
 // negZero is -0, which Go constants cannot express.

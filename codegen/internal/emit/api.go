@@ -31,6 +31,9 @@ func (g *Gen) mainFile(cfg Config, header, hash string, addFuncs []string) *jen.
 		g.genPreprocess(f)
 	}
 	g.genCategories(f)
+	if g.usesExp {
+		g.genExp(f)
+	}
 	if g.usesNegZero {
 		f.Add(Doc("negZero is -0, which Go constants cannot express."))
 		f.Var().Id("negZero").Op("=").Add(g.Float()).Call(

@@ -76,6 +76,7 @@ type Gen struct {
 	F string
 
 	usesNegZero bool
+	usesExp     bool
 
 	catSets    []*categorySet // in order of first use
 	catIndex   map[string]*categorySet
@@ -185,13 +186,14 @@ func (g *Gen) Product(w float64, e jen.Code) *jen.Statement {
 	return g.Float().Call(g.Lit(w).Op("*").Add(e))
 }
 
-// Exp returns exp(e) for an expression e of type F: math.Exp in float64,
-// rounded to F.
+// Exp returns exp(e) for an expression e of type F: the package's portable
+// exp (see genExp) in float64, rounded to F.
 func (g *Gen) Exp(e jen.Code) *jen.Statement {
+	g.usesExp = true
 	if g.Is32() {
-		return jen.Id(Float32).Call(jen.Qual("math", "Exp").Call(jen.Id(Float64).Call(e)))
+		return jen.Id(Float32).Call(jen.Id("exp").Call(jen.Id(Float64).Call(e)))
 	}
-	return jen.Qual("math", "Exp").Call(e)
+	return jen.Id("exp").Call(e)
 }
 
 // SoftmaxLeaf returns the statements that compute the values of a softmax

@@ -26,7 +26,8 @@ var stdImporter = importer.ForCompiler(token.NewFileSet(), "source", nil)
 // numbers of the fixed code: 0, 1 (sigmoid), 0.5 (binary class threshold)
 // and the tree counts that divide under mean aggregation. The declaration of
 // negZero, math.Copysign(0, -1), and the category helpers (inCategories,
-// inSortedCategories: range checks -1, 2^31, 64) are the exceptions.
+// inSortedCategories: range checks -1, 2^31, 64) and the portable exp
+// (exp, pow2: its constants) are the exceptions.
 //
 // It returns the number of literals checked.
 func CheckLiterals(files []codegen.File, m *ir.Model, float32Precision bool) (int, error) {
@@ -79,7 +80,7 @@ func CheckLiterals(files []codegen.File, m *ir.Model, float32Precision bool) (in
 			if vs, ok := n.(*ast.ValueSpec); ok && len(vs.Names) == 1 && vs.Names[0].Name == "negZero" {
 				return false
 			}
-			if fd, ok := n.(*ast.FuncDecl); ok && (fd.Name.Name == "inCategories" || fd.Name.Name == "inSortedCategories") {
+			if fd, ok := n.(*ast.FuncDecl); ok && (fd.Name.Name == "inCategories" || fd.Name.Name == "inSortedCategories" || fd.Name.Name == "exp" || fd.Name.Name == "pow2") {
 				return false
 			}
 			// The type of -lit is recorded on the unary expression.

@@ -1,0 +1,272 @@
+package lightgbm
+
+import (
+	"math"
+
+	"github.com/treegen/treegen/ir"
+)
+
+// maxTreeNodes bounds the IR nodes of one converted tree. Splits on
+// "zero as missing" features can need copies of subtrees (see doc.go); a
+// tree that would grow beyond this is refused rather than built.
+const maxTreeNodes = 1 << 20
+
+// convert checks the shape of one LightGBM tree and returns its IR nodes in
+// canonical order, leaf values multiplied by scale.
+func (p *parser) convert(t *lgbTree, numFeatures int, scale float64) ([]ir.Node, error) {
+	if err := p.structure(t); err != nil {
+		return nil, err
+	}
+	b := &builder{p: p, t: t, scale: scale}
+	if t.numLeaves == 1 {
+		if _, err := b.leaf(0); err != nil {
+			return nil, err
+		}
+		return b.nodes, nil
+	}
+	if _, err := b.node(0, 0); err != nil {
+		return nil, err
+	}
+	return b.nodes, nil
+}
+
+// structure checks that left_child and right_child make one binary tree:
+// node 0 the root, every other internal node 0..num_leaves-2 and every leaf
+// (child -1-l for leaf l) the child of exactly one node, no cycles.
+func (p *parser) structure(t *lgbTree) error {
+	n := t.numLeaves - 1
+	if n == 0 {
+		return nil
+	}
+	w := t.w.prefix()
+	// parent[i] is 2*node+side of the link to internal node i (-1: none);
+	// leafParent likewise for leaves.
+	parent := make([]int, n)
+	leafParent := make([]int, t.numLeaves)
+	for i := range parent {
+		parent[i] = -1
+	}
+	for i := range leafParent {
+		leafParent[i] = -1
+	}
+	sides := [2]string{"left_child", "right_child"}
+	for i := 0; i < n; i++ {
+		for side, c := range [2]int{t.left[i], t.right[i]} {
+			key, line := sides[side], t.lineOf[sides[side]]
+			if c >= 0 {
+				switch {
+				case c >= n:
+					return p.errorf(line, "%s%s of node %d is %d: out of range (internal nodes are 0..%d, leaves -1..-%d)", w, key, i, c, n-1, t.numLeaves)
+				case c == 0 || c == i:
+					return p.errorf(line, "%s%s of node %d is %d: a cycle (node %d is an ancestor of node %d)", w, key, i, c, c, i)
+				case parent[c] >= 0:
+					return p.errorf(line, "%s%s of node %d is %d, but node %d is already the %s of node %d", w, key, i, c, c, sideName(parent[c]), parent[c]/2)
+				}
+				parent[c] = 2*i + side
+				continue
+			}
+			l := ^c // leaf l is written -l-1
+			switch {
+			case l >= t.numLeaves:
+				return p.errorf(line, "%s%s of node %d is %d: out of range (internal nodes are 0..%d, leaves -1..-%d)", w, key, i, c, n-1, t.numLeaves)
+			case leafParent[l] >= 0:
+				return p.errorf(line, "%s%s of node %d is leaf %d (%d), but leaf %d is already the %s of node %d", w, key, i, l, c, l, sideName(leafParent[l]), leafParent[l]/2)
+			}
+			leafParent[l] = 2*i + side
+		}
+	}
+	// With no node or leaf linked twice, the 2n links reach each of the n-1
+	// non-root nodes and n+1 leaves exactly once. What remains possible is
+	// a cycle detached from the root: find the nodes the root reaches.
+	reached := make([]bool, n)
+	reached[0] = true
+	stack := []int{0}
+	count := 1
+	for len(stack) > 0 {
+		i := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, c := range [2]int{t.left[i], t.right[i]} {
+			if c > 0 && !reached[c] {
+				reached[c] = true
+				count++
+				stack = append(stack, c)
+			}
+		}
+	}
+	if count < n {
+		for i := 1; i < n; i++ {
+			if !reached[i] {
+				return p.errorf(t.lineOf["left_child"], "%snode %d is never reached from the root: its parent links form a cycle", w, i)
+			}
+		}
+	}
+	return nil
+}
+
+func sideName(link int) string {
+	if link%2 == 0 {
+		return "left child"
+	}
+	return "right child"
+}
+
+// builder emits the IR nodes of one tree in canonical (pre-)order: a node,
+// then its left subtree, then its right subtree.
+type builder struct {
+	p     *parser
+	t     *lgbTree
+	scale float64
+	nodes []ir.Node
+}
+
+// add appends a node at depth depth and returns its index.
+func (b *builder) add(n ir.Node, depth int) (int, error) {
+	t := b.t
+	if depth > ir.MaxDepth {
+		return 0, b.p.errorf(t.lineOf["left_child"], "%sthe tree is deeper than %d levels, the IR's limit", t.w.prefix(), ir.MaxDepth)
+	}
+	if len(b.nodes) >= maxTreeNodes {
+		return 0, b.p.errorf(t.line, "%sconverting the tree's zero-as-missing splits needs more than %d nodes", t.w.prefix(), maxTreeNodes)
+	}
+	b.nodes = append(b.nodes, n)
+	return len(b.nodes) - 1, nil
+}
+
+// leaf emits leaf l.
+func (b *builder) leaf(l int) (int, error) {
+	return b.leafAt(l, 0)
+}
+
+func (b *builder) leafAt(l, depth int) (int, error) {
+	v := b.t.leafValue[l]
+	if b.scale != 1 {
+		v *= b.scale
+		if !finite(v) {
+			return 0, b.p.errorf(b.t.lineOf["leaf_value"], "%sleaf_value %d times the sigmoid parameter %v is not a finite number", b.t.w.prefix(), l, b.scale)
+		}
+	}
+	return b.add(ir.Node{Kind: ir.Leaf, Value: []float64{v}}, depth)
+}
+
+// emitter emits a subtree at a depth and returns the index of its root.
+type emitter func(depth int) (int, error)
+
+// child emits LightGBM child c (an internal node, or leaf ^c if c < 0).
+func (b *builder) child(c int) emitter {
+	return func(depth int) (int, error) {
+		if c < 0 {
+			return b.leafAt(^c, depth)
+		}
+		return b.node(c, depth)
+	}
+}
+
+// split emits a split node n followed by its two subtrees.
+func (b *builder) split(n ir.Node, depth int, left, right emitter) (int, error) {
+	i, err := b.add(n, depth)
+	if err != nil {
+		return 0, err
+	}
+	l, err := left(depth + 1)
+	if err != nil {
+		return 0, err
+	}
+	r, err := right(depth + 1)
+	if err != nil {
+		return 0, err
+	}
+	b.nodes[i].Left, b.nodes[i].Right = l, r
+	return i, nil
+}
+
+// axis emits the test "x[f] <= thr" (or "<" unless le) and its subtrees.
+func (b *builder) axis(f int, thr float64, le, defaultLeft bool, depth int, left, right emitter) (int, error) {
+	return b.split(ir.Node{Kind: ir.Axis, Feature: f, Threshold: thr, LessEqual: le, DefaultLeft: defaultLeft}, depth, left, right)
+}
+
+// node emits internal node i of the LightGBM tree, with its subtrees.
+func (b *builder) node(i, depth int) (int, error) {
+	t := b.t
+	f, thr, dt := t.splitFeature[i], t.threshold[i], t.decisionType[i]
+	left, right := b.child(t.left[i]), b.child(t.right[i])
+	if dt&categoricalMask != 0 {
+		cats, err := b.categories(i)
+		if err != nil {
+			return 0, err
+		}
+		// NaN goes right whatever the missing type (CategoricalDecision).
+		return b.split(ir.Node{Kind: ir.Categorical, Feature: f, Categories: cats}, depth, left, right)
+	}
+	if !finite(thr) {
+		return 0, b.p.errorf(t.lineOf["threshold"], "%sthreshold of node %d is %v, not a finite number", t.w.prefix(), i, thr)
+	}
+	defaultLeft := dt&defaultLeftMask != 0
+	z := zeroThreshold
+	switch (dt >> 2) & 3 {
+	case missingNone:
+		// NaN is replaced by 0 and compared like any value.
+		return b.axis(f, thr, true, 0 <= thr, depth, left, right)
+	case missingNaN:
+		return b.axis(f, thr, true, defaultLeft, depth, left, right)
+	}
+	// Zero as missing: NaN and every x with -z <= x <= z go to the
+	// default side, other values left iff x <= thr.
+	switch {
+	case defaultLeft && thr >= z:
+		// The zero band lies below the threshold anyway.
+		return b.axis(f, thr, true, true, depth, left, right)
+	case defaultLeft && thr >= -z:
+		// Left iff x <= thr or -z <= x <= z, that is x <= z.
+		return b.axis(f, z, true, true, depth, left, right)
+	case defaultLeft:
+		// thr < -z: left on (-inf, thr], right on (thr, -z), left on
+		// [-z, z], right on (z, +inf): both subtrees are needed twice.
+		return b.axis(f, thr, true, true, depth, left, func(d int) (int, error) {
+			return b.axis(f, -z, false, false, d, right, func(d int) (int, error) {
+				return b.axis(f, z, true, false, d, left, right)
+			})
+		})
+	case thr < -z:
+		// The zero band lies above the threshold anyway.
+		return b.axis(f, thr, true, false, depth, left, right)
+	case thr <= z:
+		// Left iff x <= thr and not -z <= x <= z, that is x < -z.
+		return b.axis(f, -z, false, false, depth, left, right)
+	default:
+		// thr > z: left on (-inf, -z), right on [-z, z], left on (z, thr],
+		// right on (thr, +inf).
+		return b.axis(f, thr, true, false, depth, func(d int) (int, error) {
+			return b.axis(f, -z, false, false, d, left, func(d int) (int, error) {
+				return b.axis(f, z, true, false, d, right, left)
+			})
+		}, right)
+	}
+}
+
+// categories returns the category set of categorical node i: the bitset
+// cat_threshold[cat_boundaries[k]:cat_boundaries[k+1]] with k the node's
+// threshold, bit c%32 of word c/32 standing for category c.
+func (b *builder) categories(i int) ([]int, error) {
+	t := b.t
+	w := t.w.prefix()
+	if t.numCat == 0 {
+		return nil, b.p.errorf(t.lineOf["decision_type"], "%snode %d is categorical (decision_type %d) but the tree has num_cat=0", w, i, t.decisionType[i])
+	}
+	k := t.threshold[i]
+	if k != math.Trunc(k) || k < 0 || k >= float64(t.numCat) {
+		return nil, b.p.errorf(t.lineOf["threshold"], "%sthreshold of categorical node %d is %v: want the index of a category set, 0..%d", w, i, k, t.numCat-1)
+	}
+	words := t.catThreshold[t.catBoundaries[int(k)]:t.catBoundaries[int(k)+1]]
+	if len(words) > (ir.MaxCategory+1)/32 {
+		return nil, b.p.errorf(t.lineOf["cat_threshold"], "%sthe category set of node %d has %d words: categories beyond %d are not supported", w, i, len(words), ir.MaxCategory)
+	}
+	var cats []int
+	for j, word := range words {
+		for bit := 0; bit < 32; bit++ {
+			if word>>bit&1 != 0 {
+				cats = append(cats, 32*j+bit)
+			}
+		}
+	}
+	return cats, nil
+}

@@ -1,0 +1,2 @@
+// Package xgboost imports XGBoost models into the IR.
+package xgboost

@@ -1,0 +1,253 @@
+package gbdt
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/treegen/treegen/data"
+	"github.com/treegen/treegen/ir"
+)
+
+// result is what boost returns: the model, and for tests the training
+// margins after the last tree grown (before any early-stopping cut).
+type result struct {
+	model   *ir.Model
+	margins []float64 // n × k, row-major
+	grown   int       // rounds grown
+}
+
+// boost is Train.
+func boost(train, valid *data.Dataset, opts Options) (*result, error) {
+	start := time.Now()
+	s, err := opts.settings(valid != nil)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkData(train, "training"); err != nil {
+		return nil, err
+	}
+	if valid != nil {
+		if err := checkValid(train, valid); err != nil {
+			return nil, err
+		}
+	}
+	tgt, err := newTarget(train, s.objective)
+	if err != nil {
+		return nil, err
+	}
+	var validCls []int32
+	if valid != nil && tgt.labels != nil {
+		if validCls, err = tgt.classesOf(valid); err != nil {
+			return nil, err
+		}
+	}
+
+	m := &ir.Model{
+		FormatVersion: ir.FormatVersion,
+		Name:          opts.Name,
+		NumFeatures:   train.Cols,
+		FeatureNames:  slices.Clone(train.Features),
+		Aggregation:   ir.Sum,
+		BaseScore:     tgt.baseScore(),
+		Provenance: &ir.Provenance{
+			Producer: Producer,
+			Params:   s.params(),
+			Data:     fingerprint(train),
+		},
+	}
+	tgt.describe(m)
+	if valid != nil {
+		for k, v := range fingerprint(valid) {
+			m.Provenance.Data["valid_"+k] = v
+		}
+	}
+
+	n, p, K := train.Rows, train.Cols, tgt.k
+	bm := newBinned(train, s.maxBins, s.threads)
+	g := newGrower(&s, bm)
+	margins := make([]float64, n*K)
+	for r := range n {
+		copy(margins[r*K:(r+1)*K], m.BaseScore)
+	}
+	var vmargins []float64
+	if valid != nil {
+		vmargins = make([]float64, valid.Rows*K)
+		for r := range valid.Rows {
+			copy(vmargins[r*K:(r+1)*K], m.BaseScore)
+		}
+	}
+	grads := make([][]gradPair, K)
+	for k := range grads {
+		grads[k] = make([]gradPair, n)
+	}
+	var trainScore, validScore *scorer
+	if opts.OnRound != nil {
+		trainScore = newScorer(s.objective, K, train.Y, tgt.cls)
+	}
+	if valid != nil {
+		validScore = newScorer(s.objective, K, valid.Y, validCls)
+	}
+
+	rng := rand.New(rand.NewPCG(s.seed, s.seed^0x9e3779b97f4a7c15))
+	sample := make([]int32, n)
+	for r := range sample {
+		sample[r] = int32(r)
+	}
+	sampled := n
+	var inSample []bool
+	if s.subsample < 1 {
+		sampled = max(1, int(math.Round(s.subsample*float64(n))))
+		sample = sample[:sampled]
+		inSample = make([]bool, n)
+	}
+	allFeatures := make([]int, p)
+	for f := range allFeatures {
+		allFeatures[f] = f
+	}
+	features := allFeatures
+	nfeat := p
+	if s.colsample < 1 {
+		nfeat = max(1, int(math.Round(s.colsample*float64(p))))
+		features = make([]int, nfeat)
+	}
+
+	gradThreads := s.threads
+	if n*K < 1<<12 {
+		gradThreads = 1
+	}
+	bestLoss, bestRound := math.Inf(1), 0
+	var trees []ir.Tree
+	grown := 0
+	for round := 1; round <= s.rounds; round++ {
+		parallel(n, gradThreads, func(_, lo, hi int) { tgt.gradients(margins, grads, lo, hi) })
+		if inSample != nil {
+			clear(inSample)
+			choose(rng, n, sampled, func(i, r int) {
+				sample[i] = int32(r)
+				inSample[r] = true
+			})
+		}
+		for k := range K {
+			if nfeat < p {
+				choose(rng, p, nfeat, func(i, f int) { features[i] = f })
+			}
+			copy(g.rows, sample)
+			nodes, err := g.grow(grads[k], sampled, features)
+			if err != nil {
+				return nil, err
+			}
+			for i := range nodes {
+				if nd := &nodes[i]; nd.leaf {
+					for _, r := range g.rows[nd.lo:nd.hi] {
+						margins[int(r)*K+k] += nd.value
+					}
+				}
+			}
+			if inSample != nil {
+				for r := range n {
+					if !inSample[r] {
+						margins[r*K+k] += nodes[leafByBins(nodes, bm, r)].value
+					}
+				}
+			}
+			if valid != nil {
+				for r := range valid.Rows {
+					vmargins[r*K+k] += nodes[leafByValues(nodes, valid.Row(r))].value
+				}
+			}
+			trees = append(trees, toIR(nodes, k))
+		}
+		grown = round
+
+		validLoss := math.NaN()
+		if valid != nil && (s.earlyStopping > 0 || opts.OnRound != nil) {
+			validLoss = validScore.loss(vmargins)
+		}
+		if opts.OnRound != nil {
+			info := RoundInfo{
+				Round:     round,
+				Rounds:    s.rounds,
+				TrainLoss: trainScore.loss(margins),
+				ValidLoss: validLoss,
+				ValidAUC:  math.NaN(),
+			}
+			if valid != nil {
+				info.ValidAUC = validScore.auc(vmargins)
+			}
+			info.Elapsed = time.Since(start)
+			opts.OnRound(info)
+		}
+		if s.earlyStopping > 0 {
+			if validLoss < bestLoss {
+				bestLoss, bestRound = validLoss, round
+			} else if round-bestRound >= s.earlyStopping {
+				break
+			}
+		}
+	}
+	if s.earlyStopping > 0 {
+		trees = trees[:bestRound*K]
+		m.Provenance.Params["best_round"] = strconv.Itoa(bestRound)
+	}
+	m.Trees = trees
+	if err := m.Validate(); err != nil {
+		return nil, fmt.Errorf("gbdt: the trained model is invalid: %w", err)
+	}
+	return &result{model: m, margins: margins, grown: grown}, nil
+}
+
+// choose draws k of the integers 0..n-1 without replacement, uniformly, and
+// calls yield(i, v) for the i-th of them in increasing order (selection
+// sampling: v is taken with probability (k - taken) / (n - v)).
+func choose(rng *rand.Rand, n, k int, yield func(i, v int)) {
+	taken := 0
+	for v := 0; v < n && taken < k; v++ {
+		if rng.IntN(n-v) < k-taken {
+			yield(taken, v)
+			taken++
+		}
+	}
+}
+
+// leafByBins returns the leaf that training row r reaches, from its bins.
+func leafByBins(nodes []tnode, bm *binned, r int) int {
+	i := 0
+	for !nodes[i].leaf {
+		nd := &nodes[i]
+		b := int(bm.bins[nd.feature*bm.n+r])
+		if b <= nd.bin || (nd.nanLeft && b == bm.nb[nd.feature]) {
+			i = nd.left
+		} else {
+			i = nd.right
+		}
+	}
+	return i
+}
+
+// leafByValues returns the leaf that the row x reaches by the IR's tests.
+func leafByValues(nodes []tnode, x []float64) int {
+	i := 0
+	for !nodes[i].leaf {
+		nd := &nodes[i]
+		v := x[nd.feature]
+		var left bool
+		switch {
+		case v != v:
+			left = nd.nanLeft
+		case nd.lessEqual:
+			left = v <= nd.threshold
+		default:
+			left = v < nd.threshold
+		}
+		if left {
+			i = nd.left
+		} else {
+			i = nd.right
+		}
+	}
+	return i
+}

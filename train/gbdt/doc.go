@@ -1,0 +1,2 @@
+// Package gbdt trains gradient-boosted decision trees.
+package gbdt

@@ -1,0 +1,537 @@
+package gbdt
+
+import (
+	"container/heap"
+	"errors"
+	"math"
+)
+
+// histBudget is the memory, in bytes, that the histograms of one grower
+// may hold at once. Beyond it a node's histogram is not kept for its
+// children, which then build both of their histograms from their rows
+// instead of one (the subtraction trick needs the parent's).
+const histBudget = 256 << 20
+
+// minRelGain is the smallest loss reduction of a split relative to the
+// children's score sL+sR: below it the reduction is rounding noise, and the
+// split is not made.
+const minRelGain = 1e-10
+
+// cell is one histogram slot: the sums of the gradients and hessians of the
+// node's rows in one bin, and their number.
+type cell struct {
+	g, h float64
+	n    int
+}
+
+// split is a candidate split of a node.
+type split struct {
+	feature int // -1: none
+	// bin: the present values in bins 0..bin go left. bin == nb-1 sends
+	// every present value left and the missing ones right.
+	bin     int
+	nanLeft bool    // the missing values go left
+	missing int     // rows of the node missing the feature
+	score   float64 // sL + sR, to maximise
+	gl, hl  float64 // sums of the left child
+	nl      int     // rows of the left child
+}
+
+var noSplit = split{feature: -1, score: math.Inf(-1)}
+
+// nodeState is a node while its tree grows.
+type nodeState struct {
+	id     int // index in grower.nodes
+	lo, hi int // its rows: grower.rows[lo:hi]
+	g, h   float64
+	depth  int
+	hist   []cell // nil unless held
+	best   split
+	gain   float64 // loss reduction of best, minus Gamma (valid splits only)
+}
+
+func (st *nodeState) n() int { return st.hi - st.lo }
+
+// tnode is a node of a grown tree. A split sends the present values in
+// bins 0..bin of feature left, which is the IR test x < threshold (x <=
+// threshold with lessEqual), and the missing values left iff nanLeft. A
+// leaf holds value and, while the tree is current, its rows
+// grower.rows[lo:hi].
+type tnode struct {
+	leaf        bool
+	value       float64
+	feature     int
+	bin         int
+	threshold   float64
+	lessEqual   bool
+	nanLeft     bool
+	left, right int
+	lo, hi      int
+}
+
+// grower grows one tree at a time on the binned training set.
+type grower struct {
+	s  *settings
+	bm *binned
+
+	rows, tmp []int32    // rows[0:m] are the rows of the current tree, permuted by the splits
+	ord       []gradPair // ord[i] = grad[rows[i]] for the nodes whose histograms are built
+	grad      []gradPair
+	features  []int // the features of the current tree, ascending
+
+	nodes []tnode
+
+	free    [][]cell // histogram buffers not in use
+	inUse   int
+	maxHist int // buffers that may exist at once (at least 6)
+
+	// Scratch of phase.
+	builds  []buildJob
+	subs    []subJob
+	evals   []*nodeState
+	results [][]split // per worker, per eval
+	temps   [][]cell
+}
+
+type buildJob struct {
+	hist   []cell
+	lo, hi int
+}
+
+// subJob computes dst -= src (dst holds the parent's histogram and becomes
+// the larger child's).
+type subJob struct{ dst, src []cell }
+
+func newGrower(s *settings, bm *binned) *grower {
+	g := &grower{
+		s:    s,
+		bm:   bm,
+		rows: make([]int32, bm.n),
+		tmp:  make([]int32, bm.n),
+		ord:  make([]gradPair, bm.n),
+	}
+	g.maxHist = max(histBudget/(24*max(bm.slots, 1)), 6)
+	g.results = make([][]split, s.threads)
+	return g
+}
+
+func (g *grower) alloc() []cell {
+	g.inUse++
+	if k := len(g.free); k > 0 {
+		h := g.free[k-1]
+		g.free = g.free[:k-1]
+		return h
+	}
+	return make([]cell, g.bm.slots)
+}
+
+func (g *grower) release(st *nodeState) {
+	if st.hist != nil {
+		g.free = append(g.free, st.hist)
+		st.hist = nil
+		g.inUse--
+	}
+}
+
+// keepLimit is the number of nodes of a level (or of the open leaves of a
+// leaf-wise tree) that may hold their histograms for their children: with
+// at most keepLimit parents and keepLimit children holding one, at least
+// two buffers stay free for the next parent.
+func (g *grower) keepLimit() int { return (g.maxHist - 2) / 2 }
+
+// grow grows a tree on the rows g.rows[:m] with gradients grad and returns
+// its nodes; leaves know their rows. The features considered are
+// features.
+func (g *grower) grow(grad []gradPair, m int, features []int) ([]tnode, error) {
+	g.grad, g.features = grad, features
+	g.nodes = g.nodes[:0]
+	root := &nodeState{lo: 0, hi: m}
+	for _, r := range g.rows[:m] {
+		root.g += grad[r].g
+		root.h += grad[r].h
+	}
+	g.nodes = append(g.nodes, g.leaf(root))
+	if g.splittable(root) {
+		root.hist = g.alloc()
+		g.builds = append(g.builds[:0], buildJob{root.hist, root.lo, root.hi})
+		g.subs = g.subs[:0]
+		g.evals = append(g.evals[:0], root)
+		g.phase()
+	}
+	var err error
+	if g.s.maxLeaves > 0 {
+		err = g.growLeafwise(root)
+	} else {
+		err = g.growDepthwise(root)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if g.inUse != 0 {
+		return nil, errors.New("gbdt: internal error: histogram buffers leaked")
+	}
+	return g.nodes, nil
+}
+
+// leaf returns the leaf of st: value -G/(H+λ)·η, and its rows.
+func (g *grower) leaf(st *nodeState) tnode {
+	v := -st.g / (st.h + g.s.lambda) * g.s.eta
+	return tnode{leaf: true, value: v + 0, lo: st.lo, hi: st.hi} // + 0 turns -0 into +0
+}
+
+// splittable reports whether st may be split: not at the maximum depth,
+// two rows or more, and hessian enough for two children.
+func (g *grower) splittable(st *nodeState) bool {
+	return st.depth < g.s.maxDepth && st.n() >= 2 && st.h*(1+1e-9) >= 2*g.s.minChild
+}
+
+func (g *grower) growDepthwise(root *nodeState) error {
+	level := []*nodeState{}
+	if root.best.feature >= 0 {
+		level = append(level, root)
+	} else {
+		g.release(root)
+	}
+	var next, batch, children []*nodeState
+	for len(level) > 0 {
+		next = next[:0]
+		kept := 0
+		for i := 0; i < len(level); {
+			// Take parents while the buffers they need are free.
+			batch, children = batch[:0], children[:0]
+			need := 0
+			for ; i < len(level); i++ {
+				p := level[i]
+				k := 1 // the smaller child's histogram, or a temporary
+				if p.hist == nil {
+					k = 2
+				}
+				if len(batch) > 0 && g.inUse+need+k > g.maxHist {
+					break
+				}
+				need += k
+				batch = append(batch, p)
+			}
+			for _, p := range batch {
+				l, r, err := g.split(p)
+				if err != nil {
+					return err
+				}
+				children = append(children, l, r)
+			}
+			g.computeChildren(batch, children)
+			for _, c := range children {
+				if c.best.feature >= 0 {
+					if c.hist != nil && kept >= g.keepLimit() {
+						g.release(c)
+					}
+					if c.hist != nil {
+						kept++
+					}
+					next = append(next, c)
+				} else {
+					g.release(c)
+				}
+			}
+		}
+		level, next = next, level
+	}
+	return nil
+}
+
+// split applies the best split of p: it partitions p's rows, turns p's
+// node into a split and appends its two children as leaves.
+func (g *grower) split(p *nodeState) (left, right *nodeState, err error) {
+	sp := &p.best
+	f := sp.feature
+	n := g.bm.n
+	col := g.bm.bins[f*n : (f+1)*n]
+	thr, nan := uint8(sp.bin), uint8(g.bm.nb[f])
+	rows := g.rows[p.lo:p.hi]
+	right32 := g.tmp[:0]
+	k := 0
+	for _, r := range rows {
+		b := col[r]
+		if b <= thr || (sp.nanLeft && b == nan) {
+			rows[k] = r
+			k++
+		} else {
+			right32 = append(right32, r)
+		}
+	}
+	copy(rows[k:], right32)
+	if k != sp.nl { // sp.nl counts the missing rows when they go left
+		return nil, nil, errors.New("gbdt: internal error: a split's rows disagree with its histogram")
+	}
+	gl, hl := sp.gl, sp.hl // with the missing rows when they go left
+	left = &nodeState{id: len(g.nodes), lo: p.lo, hi: p.lo + k, g: gl, h: hl, depth: p.depth + 1, best: noSplit}
+	right = &nodeState{id: len(g.nodes) + 1, lo: p.lo + k, hi: p.hi, g: p.g - gl, h: p.h - hl, depth: p.depth + 1, best: noSplit}
+	nd := &g.nodes[p.id]
+	*nd = tnode{feature: f, bin: sp.bin, nanLeft: sp.nanLeft, left: left.id, right: right.id}
+	if e := g.bm.edges[f]; sp.bin < len(e) {
+		nd.threshold = e[sp.bin]
+	} else {
+		nd.threshold, nd.lessEqual = math.MaxFloat64, true
+	}
+	g.nodes = append(g.nodes, g.leaf(left), g.leaf(right))
+	return left, right, nil
+}
+
+// computeChildren gives every splittable child in children (two per parent
+// of parents, in order) its histogram and its best split, and releases the
+// parents' histograms: the smaller child of a parent that holds its
+// histogram is built from its rows, the larger is the parent minus the
+// smaller, in the parent's buffer.
+func (g *grower) computeChildren(parents, children []*nodeState) {
+	g.builds, g.subs, g.evals, g.temps = g.builds[:0], g.subs[:0], g.evals[:0], g.temps[:0]
+	for i, p := range parents {
+		a, b := children[2*i], children[2*i+1]
+		needA, needB := g.splittable(a), g.splittable(b)
+		small, large := a, b
+		needSmall, needLarge := needA, needB
+		if b.n() < a.n() {
+			small, large, needSmall, needLarge = b, a, needB, needA
+		}
+		switch {
+		case !needA && !needB:
+			g.release(p)
+		case p.hist == nil:
+			for _, c := range []*nodeState{a, b} {
+				if g.splittable(c) {
+					c.hist = g.alloc()
+					g.builds = append(g.builds, buildJob{c.hist, c.lo, c.hi})
+				}
+			}
+		case needLarge:
+			var src []cell
+			if needSmall {
+				small.hist = g.alloc()
+				src = small.hist
+			} else {
+				src = g.alloc()
+				g.temps = append(g.temps, src)
+			}
+			g.builds = append(g.builds, buildJob{src, small.lo, small.hi})
+			large.hist, p.hist = p.hist, nil
+			g.subs = append(g.subs, subJob{large.hist, src})
+		default: // only the smaller child
+			g.release(p)
+			small.hist = g.alloc()
+			g.builds = append(g.builds, buildJob{small.hist, small.lo, small.hi})
+		}
+		if needA {
+			g.evals = append(g.evals, a)
+		}
+		if needB {
+			g.evals = append(g.evals, b)
+		}
+	}
+	g.phase()
+	for _, t := range g.temps {
+		g.free = append(g.free, t)
+		g.inUse--
+	}
+}
+
+func (g *grower) growLeafwise(root *nodeState) error {
+	var open stateHeap
+	if root.best.feature >= 0 {
+		heap.Push(&open, root)
+	} else {
+		g.release(root)
+	}
+	leaves := 1
+	for open.Len() > 0 && leaves < g.s.maxLeaves {
+		p := heap.Pop(&open).(*nodeState)
+		l, r, err := g.split(p)
+		if err != nil {
+			return err
+		}
+		leaves++
+		if leaves == g.s.maxLeaves {
+			g.release(p)
+			break
+		}
+		g.computeChildren([]*nodeState{p}, []*nodeState{l, r})
+		for _, c := range []*nodeState{l, r} {
+			if c.best.feature < 0 {
+				g.release(c)
+				continue
+			}
+			if c.hist != nil && g.inUse > g.keepLimit() {
+				g.release(c)
+			}
+			heap.Push(&open, c)
+		}
+	}
+	for _, st := range open {
+		g.release(st)
+	}
+	return nil
+}
+
+// stateHeap orders the open leaves of a leaf-wise tree: the largest gain
+// first, then the oldest node.
+type stateHeap []*nodeState
+
+func (h stateHeap) Len() int { return len(h) }
+func (h stateHeap) Less(i, j int) bool {
+	if h[i].gain != h[j].gain {
+		return h[i].gain > h[j].gain
+	}
+	return h[i].id < h[j].id
+}
+func (h stateHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *stateHeap) Push(x any)   { *h = append(*h, x.(*nodeState)) }
+func (h *stateHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+// phase builds the histograms of g.builds, computes those of g.subs and
+// finds the best split of every node of g.evals, spreading the features
+// over the goroutines: each goroutine owns a contiguous range of the
+// features and computes every histogram slot and every candidate of its
+// features in a fixed order, so the result does not depend on the number of
+// goroutines.
+func (g *grower) phase() {
+	for _, b := range g.builds {
+		rows, ord := g.rows[b.lo:b.hi], g.ord[b.lo:b.hi]
+		for i, r := range rows {
+			ord[i] = g.grad[r]
+		}
+	}
+	work := 0
+	for _, b := range g.builds {
+		work += b.hi - b.lo
+	}
+	work = work*len(g.features) + (len(g.subs)+len(g.evals))*g.bm.slots
+	threads := g.s.threads
+	if work < 1<<15 {
+		threads = 1
+	}
+	for w := range g.results {
+		g.results[w] = g.results[w][:0]
+		for range g.evals {
+			g.results[w] = append(g.results[w], noSplit)
+		}
+	}
+	chunks := parallel(len(g.features), threads, func(w, lo, hi int) {
+		best := g.results[w]
+		for _, f := range g.features[lo:hi] {
+			for _, b := range g.builds {
+				g.buildFeature(f, b)
+			}
+			off, end := g.bm.off[f], g.bm.off[f]+g.bm.nb[f]+1
+			for _, s := range g.subs {
+				dst, src := s.dst[off:end], s.src[off:end]
+				for i := range dst {
+					dst[i].g -= src[i].g
+					dst[i].h -= src[i].h
+					dst[i].n -= src[i].n
+				}
+			}
+			for e, st := range g.evals {
+				g.scan(f, st, &best[e])
+			}
+		}
+	})
+	for _, st := range g.evals {
+		st.best = noSplit
+	}
+	for w := range chunks {
+		for e, st := range g.evals {
+			if c := g.results[w][e]; c.score > st.best.score {
+				st.best = c
+			}
+		}
+	}
+	for _, st := range g.evals {
+		g.finishSplit(st)
+	}
+}
+
+// buildFeature fills the slots of feature f of b's histogram from b's rows.
+func (g *grower) buildFeature(f int, b buildJob) {
+	n := g.bm.n
+	col := g.bm.bins[f*n : (f+1)*n]
+	h := b.hist[g.bm.off[f] : g.bm.off[f]+g.bm.nb[f]+1]
+	clear(h)
+	rows, ord := g.rows[b.lo:b.hi], g.ord[b.lo:b.hi]
+	ord = ord[:len(rows)]
+	for i, r := range rows {
+		c := &h[col[r]]
+		c.g += ord[i].g
+		c.h += ord[i].h
+		c.n++
+	}
+}
+
+// scan considers every split of st on feature f, in increasing bin order
+// and, for each bin, with the missing values right then left, and updates
+// best if one scores strictly higher.
+func (g *grower) scan(f int, st *nodeState, best *split) {
+	nb := g.bm.nb[f]
+	h := st.hist[g.bm.off[f] : g.bm.off[f]+nb+1]
+	miss := h[nb]
+	lambda, minChild := g.s.lambda, g.s.minChild
+	G, H, N := st.g, st.h, st.n()
+	consider := func(bin int, nanLeft bool, gl, hl float64, nl int) {
+		nr := N - nl
+		hr := H - hl
+		if nl == 0 || nr == 0 || hl < minChild || hr < minChild {
+			return
+		}
+		gr := G - gl
+		score := gl*gl/(hl+lambda) + gr*gr/(hr+lambda)
+		if score > best.score {
+			*best = split{feature: f, bin: bin, nanLeft: nanLeft, missing: miss.n, score: score, gl: gl, hl: hl, nl: nl}
+		}
+	}
+	var gl, hl float64
+	nl := 0
+	for b := 0; b < nb-1; b++ {
+		c := h[b]
+		if c.n == 0 {
+			continue // the same split as the bin before
+		}
+		gl += c.g
+		hl += c.h
+		nl += c.n
+		consider(b, false, gl, hl, nl)
+		if miss.n > 0 {
+			consider(b, true, gl+miss.g, hl+miss.h, nl+miss.n)
+		}
+	}
+	if miss.n > 0 && !g.bm.posInf[f] {
+		c := h[nb-1]
+		if c.n > 0 {
+			gl += c.g
+			hl += c.h
+			nl += c.n
+		}
+		consider(nb-1, false, gl, hl, nl)
+	}
+}
+
+// finishSplit decides whether st's best candidate is a split: its loss
+// reduction ½(sL + sR - sP) must exceed Gamma and be more than rounding
+// noise. Without missing rows in st, missing values at prediction time go
+// to the child with the larger hessian sum (left on a tie).
+func (g *grower) finishSplit(st *nodeState) {
+	b := &st.best
+	if b.feature < 0 {
+		return
+	}
+	reduction := 0.5 * (b.score - st.g*st.g/(st.h+g.s.lambda))
+	if !(reduction > g.s.gamma) || !(reduction > minRelGain*b.score) {
+		*b = noSplit
+		return
+	}
+	st.gain = reduction - g.s.gamma
+	if b.missing == 0 {
+		b.nanLeft = b.hl >= st.h-b.hl
+	}
+}

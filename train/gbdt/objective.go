@@ -1,0 +1,247 @@
+package gbdt
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/treegen/treegen/data"
+	"github.com/treegen/treegen/ir"
+	"github.com/treegen/treegen/metrics"
+)
+
+// minHessian is the floor of the hessians of the classification losses
+// (XGBoost's): it keeps H+λ and the hessian sums of saturated rows away
+// from 0.
+const minHessian = 1e-16
+
+// gradPair is the gradient and hessian of the loss of one row with respect
+// to one margin.
+type gradPair struct{ g, h float64 }
+
+// target is the training target in the form an objective needs.
+type target struct {
+	obj    Objective
+	k      int       // margins per row: 1, or the number of classes for Softmax
+	labels []float64 // class values, ascending (classification)
+	y      []float64 // regression target
+	cls    []int32   // class index of every row (classification)
+}
+
+// newTarget prepares the target of d for obj.
+func newTarget(d *data.Dataset, obj Objective) (*target, error) {
+	t := &target{obj: obj, k: 1}
+	if obj == SquaredError {
+		t.y = d.Y
+		return t, nil
+	}
+	labels, index, err := data.Classes(d.Y)
+	if err != nil {
+		return nil, fmt.Errorf("gbdt: %w", err)
+	}
+	switch {
+	case len(labels) < 2:
+		return nil, fmt.Errorf("gbdt: the target has a single class (%s) in all %d rows: nothing to classify", formatLabel(labels[0]), d.Rows)
+	case obj == Logistic && len(labels) > 2:
+		return nil, fmt.Errorf("gbdt: the logistic objective needs two classes, the target has %d: use softmax", len(labels))
+	}
+	t.labels = labels
+	t.cls = make([]int32, len(index))
+	for r, c := range index {
+		t.cls[r] = int32(c)
+	}
+	if obj == Softmax {
+		t.k = len(labels)
+	}
+	return t, nil
+}
+
+// classesOf maps the target of a validation set to the training classes.
+func (t *target) classesOf(d *data.Dataset) ([]int32, error) {
+	index := make(map[float64]int32, len(t.labels))
+	for i, v := range t.labels {
+		index[v] = int32(i)
+	}
+	cls := make([]int32, d.Rows)
+	for r, v := range d.Y {
+		c, ok := index[v]
+		if !ok {
+			return nil, fmt.Errorf("gbdt: validation row %d (0-based) has class %s, which the training set lacks", r, formatLabel(v))
+		}
+		cls[r] = c
+	}
+	return cls, nil
+}
+
+// task, link and class names of the model.
+func (t *target) describe(m *ir.Model) {
+	switch t.obj {
+	case SquaredError:
+		m.Task, m.Link = ir.Regression, ir.Identity
+	case Logistic:
+		m.Task, m.Link = ir.Binary, ir.Sigmoid
+	case Softmax:
+		m.Task, m.Link = ir.Multiclass, ir.Softmax
+	}
+	m.NumOutputs = t.k
+	if t.labels != nil {
+		m.ClassNames = make([]string, len(t.labels))
+		for i, v := range t.labels {
+			m.ClassNames[i] = formatLabel(v)
+		}
+	}
+}
+
+// baseScore returns the initial margins: the constant model that minimises
+// the training loss. Squared error: the mean target. Logistic: the log-odds
+// of the fraction of the second class, clipped to [1e-15, 1-1e-15] first.
+// Softmax: the logarithms of the class fractions.
+func (t *target) baseScore() []float64 {
+	switch t.obj {
+	case SquaredError:
+		// Two passes: the mean, then a correction with the mean of the
+		// residuals (exact when the first mean is off by rounding).
+		n := float64(len(t.y))
+		s := 0.0
+		for _, v := range t.y {
+			s += v
+		}
+		mean := s / n
+		c := 0.0
+		for _, v := range t.y {
+			c += v - mean
+		}
+		return []float64{mean + c/n}
+	case Logistic:
+		pos := 0
+		for _, c := range t.cls {
+			pos += int(c)
+		}
+		p := float64(pos) / float64(len(t.cls))
+		p = math.Min(math.Max(p, 1e-15), 1-1e-15)
+		return []float64{math.Log(p / (1 - p))}
+	default:
+		count := make([]int, t.k)
+		for _, c := range t.cls {
+			count[c]++
+		}
+		b := make([]float64, t.k)
+		for k, c := range count {
+			b[k] = math.Log(float64(c) / float64(len(t.cls)))
+		}
+		return b
+	}
+}
+
+// gradients computes, for the rows [lo, hi), the gradient pairs of every
+// margin: grads[k][r] for margin k of row r, from margins[r*k+k].
+func (t *target) gradients(margins []float64, grads [][]gradPair, lo, hi int) {
+	switch t.obj {
+	case SquaredError:
+		g := grads[0]
+		for r := lo; r < hi; r++ {
+			g[r] = gradPair{margins[r] - t.y[r], 1}
+		}
+	case Logistic:
+		g := grads[0]
+		for r := lo; r < hi; r++ {
+			p := sigmoid(margins[r])
+			g[r] = gradPair{p - float64(t.cls[r]), math.Max(p*(1-p), minHessian)}
+		}
+	default:
+		K := t.k
+		p := make([]float64, K)
+		for r := lo; r < hi; r++ {
+			softmax(margins[r*K:(r+1)*K], p)
+			for k, pk := range p {
+				y := 0.0
+				if int(t.cls[r]) == k {
+					y = 1
+				}
+				// XGBoost's diagonal hessian, twice p(1-p).
+				grads[k][r] = gradPair{pk - y, math.Max(2*pk*(1-pk), minHessian)}
+			}
+		}
+	}
+}
+
+func sigmoid(m float64) float64 { return 1 / (1 + math.Exp(-m)) }
+
+// softmax writes the softmax of m into p.
+func softmax(m, p []float64) {
+	mx := m[0]
+	for _, v := range m[1:] {
+		mx = math.Max(mx, v)
+	}
+	s := 0.0
+	for k, v := range m {
+		p[k] = math.Exp(v - mx)
+		s += p[k]
+	}
+	for k := range p {
+		p[k] /= s
+	}
+}
+
+// scorer computes the loss and the AUC of margins against a target.
+type scorer struct {
+	obj   Objective
+	k     int
+	y     []float64 // regression
+	cls   []int32   // classification
+	truth []int     // cls as ints, for the metrics package
+	probs []float64 // scratch: n × (2 or k)
+	pos   []bool    // scratch: binary AUC
+	score []float64 // scratch: binary AUC
+}
+
+func newScorer(obj Objective, k int, y []float64, cls []int32) *scorer {
+	s := &scorer{obj: obj, k: k, y: y, cls: cls}
+	if cls != nil {
+		s.truth = make([]int, len(cls))
+		for i, c := range cls {
+			s.truth[i] = int(c)
+		}
+	}
+	return s
+}
+
+// probabilities fills s.probs with one row per margin row and returns its
+// width.
+func (s *scorer) probabilities(margins []float64) int {
+	n := len(s.cls)
+	w := max(s.k, 2)
+	if len(s.probs) != n*w {
+		s.probs = make([]float64, n*w)
+	}
+	if s.obj == Logistic {
+		for r := range n {
+			p := sigmoid(margins[r])
+			s.probs[2*r], s.probs[2*r+1] = 1-p, p
+		}
+		return w
+	}
+	for r := range n {
+		softmax(margins[r*w:(r+1)*w], s.probs[r*w:(r+1)*w])
+	}
+	return w
+}
+
+// loss returns the mean loss of the margins: log-loss, or the mean squared
+// error.
+func (s *scorer) loss(margins []float64) float64 {
+	if s.obj == SquaredError {
+		return metrics.MSE(s.y, margins)
+	}
+	w := s.probabilities(margins)
+	return metrics.LogLoss(s.truth, s.probs, w)
+}
+
+// auc returns the AUC of the margins (macro one-vs-rest for Softmax), NaN
+// for regression. It ranks by probabilities, as a user of the model would.
+func (s *scorer) auc(margins []float64) float64 {
+	if s.obj == SquaredError {
+		return math.NaN()
+	}
+	w := s.probabilities(margins)
+	return metrics.MacroAUC(s.truth, s.probs, w)
+}
