@@ -68,9 +68,12 @@
 //
 //	mx = max_j z_j;  e_j = exp(z_j - mx);  s = e_1 + e_2 + ...;  value[c_j] = e_j / s
 //
-// and 0 for every class outside the subset. exp is math.Exp computed in
-// float64 and rounded to F. A NaN margin makes the values of the leaf's
-// classes NaN; the other classes stay 0.
+// and 0 for every class outside the subset. exp is computed in float64 and
+// rounded to F; it is not math.Exp, whose last bit differs between
+// architectures, but the portable exponential of internal/fmath (fdlibm's
+// algorithm with every product rounded), which gives the same bits on every
+// architecture. A NaN margin makes the values of the leaf's classes NaN;
+// the other classes stay 0.
 //
 // Aggregation. For output k, with base b_k (BaseScore, or 0):
 //

@@ -248,18 +248,22 @@ func (g *grower) split(p *nodeState) (left, right *nodeState, err error) {
 	col := g.bm.bins[f*n : (f+1)*n]
 	thr, nan := uint8(sp.bin), uint8(g.bm.nb[f])
 	rows := g.rows[p.lo:p.hi]
-	right32 := g.tmp[:0]
-	k := 0
+	right := g.tmp[:len(rows)]
+	// Branch-free stable partition: each row is written to both sides,
+	// and only the side it belongs to advances.
+	k, j := 0, 0
 	for _, r := range rows {
 		b := col[r]
+		left := 0
 		if b <= thr || (sp.nanLeft && b == nan) {
-			rows[k] = r
-			k++
-		} else {
-			right32 = append(right32, r)
+			left = 1
 		}
+		rows[k] = r
+		right[j] = r
+		k += left
+		j += 1 - left
 	}
-	copy(rows[k:], right32)
+	copy(rows[k:], right[:j])
 	if k != sp.nl { // sp.nl counts the missing rows when they go left
 		return nil, nil, errors.New("gbdt: internal error: a split's rows disagree with its histogram")
 	}
@@ -420,21 +424,15 @@ func (g *grower) phase() {
 	}
 	chunks := parallel(len(g.features), threads, func(w, lo, hi int) {
 		best := g.results[w]
-		for _, f := range g.features[lo:hi] {
+		feats := g.features[lo:hi]
+		for len(feats) > 0 {
+			group := feats[:min(4, len(feats))]
+			feats = feats[len(group):]
 			for _, b := range g.builds {
-				g.buildFeature(f, b)
+				g.buildFeatures(group, b)
 			}
-			off, end := g.bm.off[f], g.bm.off[f]+g.bm.nb[f]+1
-			for _, s := range g.subs {
-				dst, src := s.dst[off:end], s.src[off:end]
-				for i := range dst {
-					dst[i].g -= src[i].g
-					dst[i].h -= src[i].h
-					dst[i].n -= src[i].n
-				}
-			}
-			for e, st := range g.evals {
-				g.scan(f, st, &best[e])
+			for _, f := range group {
+				g.finishFeature(f, w, best)
 			}
 		}
 	})
@@ -453,19 +451,102 @@ func (g *grower) phase() {
 	}
 }
 
-// buildFeature fills the slots of feature f of b's histogram from b's rows.
-func (g *grower) buildFeature(f int, b buildJob) {
+// finishFeature computes the slots of feature f of the histograms of
+// g.subs and scans f for the best split of every node of g.evals, into
+// best (worker w's candidates).
+func (g *grower) finishFeature(f, w int, best []split) {
+	off, end := g.bm.off[f], g.bm.off[f]+g.bm.nb[f]+1
+	for _, s := range g.subs {
+		dst, src := s.dst[off:end], s.src[off:end]
+		for i := range dst {
+			dst[i].g -= src[i].g
+			dst[i].h -= src[i].h
+			dst[i].n -= src[i].n
+		}
+	}
+	for e, st := range g.evals {
+		g.scan(f, st, &best[e])
+	}
+}
+
+// buildFeatures fills the slots of the features fs (at most 4) of b's
+// histogram from b's rows, in row order. Four features at a time share
+// the loads of the rows and gradients and keep four independent chains of
+// additions in flight.
+func (g *grower) buildFeatures(fs []int, b buildJob) {
 	n := g.bm.n
-	col := g.bm.bins[f*n : (f+1)*n]
-	h := b.hist[g.bm.off[f] : g.bm.off[f]+g.bm.nb[f]+1]
-	clear(h)
+	var cols [4][]uint8
+	var hs [4][]cell
+	for i, f := range fs {
+		cols[i] = g.bm.bins[f*n : (f+1)*n]
+		hs[i] = b.hist[g.bm.off[f] : g.bm.off[f]+g.bm.nb[f]+1]
+		clear(hs[i])
+	}
 	rows, ord := g.rows[b.lo:b.hi], g.ord[b.lo:b.hi]
 	ord = ord[:len(rows)]
-	for i, r := range rows {
-		c := &h[col[r]]
-		c.g += ord[i].g
-		c.h += ord[i].h
-		c.n++
+	switch len(fs) {
+	case 4:
+		c0, c1, c2, c3 := cols[0], cols[1], cols[2], cols[3]
+		h0, h1, h2, h3 := hs[0], hs[1], hs[2], hs[3]
+		for i, r := range rows {
+			gg, hh := ord[i].g, ord[i].h
+			a := &h0[c0[r]]
+			a.g += gg
+			a.h += hh
+			a.n++
+			a = &h1[c1[r]]
+			a.g += gg
+			a.h += hh
+			a.n++
+			a = &h2[c2[r]]
+			a.g += gg
+			a.h += hh
+			a.n++
+			a = &h3[c3[r]]
+			a.g += gg
+			a.h += hh
+			a.n++
+		}
+	case 3:
+		c0, c1, c2 := cols[0], cols[1], cols[2]
+		h0, h1, h2 := hs[0], hs[1], hs[2]
+		for i, r := range rows {
+			gg, hh := ord[i].g, ord[i].h
+			a := &h0[c0[r]]
+			a.g += gg
+			a.h += hh
+			a.n++
+			a = &h1[c1[r]]
+			a.g += gg
+			a.h += hh
+			a.n++
+			a = &h2[c2[r]]
+			a.g += gg
+			a.h += hh
+			a.n++
+		}
+	case 2:
+		c0, c1 := cols[0], cols[1]
+		h0, h1 := hs[0], hs[1]
+		for i, r := range rows {
+			gg, hh := ord[i].g, ord[i].h
+			a := &h0[c0[r]]
+			a.g += gg
+			a.h += hh
+			a.n++
+			a = &h1[c1[r]]
+			a.g += gg
+			a.h += hh
+			a.n++
+		}
+	case 1:
+		c0, h0 := cols[0], hs[0]
+		for i, r := range rows {
+			a := &h0[c0[r]]
+			a.g += ord[i].g
+			a.h += ord[i].h
+			a.n++
+		}
 	}
 }
 
