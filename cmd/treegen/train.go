@@ -14,7 +14,7 @@ func (a *app) trainCmd() *cobra.Command {
 		Use:   "train",
 		Short: "Train a model on a data file and write it as IR JSON",
 	}
-	cmd.AddCommand(a.trainCartCmd())
+	cmd.AddCommand(a.trainCartCmd(), a.trainGBDTCmd())
 	return cmd
 }
 

@@ -16,7 +16,7 @@ import (
 // margins after the last tree grown (before any early-stopping cut).
 type result struct {
 	model   *ir.Model
-	margins []float64 // n × k, row-major
+	margins []float64 // k × n: margins[k*n+r] is margin k of row r
 	grown   int       // rounds grown
 }
 
@@ -69,15 +69,22 @@ func boost(train, valid *data.Dataset, opts Options) (*result, error) {
 	n, p, K := train.Rows, train.Cols, tgt.k
 	bm := newBinned(train, s.maxBins, s.threads)
 	g := newGrower(&s, bm)
+	// Margins class by class: margins[k*n+r] is margin k of row r.
 	margins := make([]float64, n*K)
-	for r := range n {
-		copy(margins[r*K:(r+1)*K], m.BaseScore)
+	for k, b := range m.BaseScore {
+		for r := range n {
+			margins[k*n+r] = b
+		}
 	}
 	var vmargins []float64
+	nv := 0
 	if valid != nil {
-		vmargins = make([]float64, valid.Rows*K)
-		for r := range valid.Rows {
-			copy(vmargins[r*K:(r+1)*K], m.BaseScore)
+		nv = valid.Rows
+		vmargins = make([]float64, nv*K)
+		for k, b := range m.BaseScore {
+			for r := range nv {
+				vmargins[k*nv+r] = b
+			}
 		}
 	}
 	grads := make([][]gradPair, K)
@@ -140,23 +147,25 @@ func boost(train, valid *data.Dataset, opts Options) (*result, error) {
 			if err != nil {
 				return nil, err
 			}
+			mk := margins[k*n : (k+1)*n]
 			for i := range nodes {
 				if nd := &nodes[i]; nd.leaf {
 					for _, r := range g.rows[nd.lo:nd.hi] {
-						margins[int(r)*K+k] += nd.value
+						mk[r] += nd.value
 					}
 				}
 			}
 			if inSample != nil {
 				for r := range n {
 					if !inSample[r] {
-						margins[r*K+k] += nodes[leafByBins(nodes, bm, r)].value
+						mk[r] += nodes[leafByBins(nodes, bm, r)].value
 					}
 				}
 			}
 			if valid != nil {
-				for r := range valid.Rows {
-					vmargins[r*K+k] += nodes[leafByValues(nodes, valid.Row(r))].value
+				vk := vmargins[k*nv : (k+1)*nv]
+				for r := range nv {
+					vk[r] += nodes[leafByValues(nodes, valid.Row(r))].value
 				}
 			}
 			trees = append(trees, toIR(nodes, k))

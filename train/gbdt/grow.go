@@ -246,24 +246,28 @@ func (g *grower) split(p *nodeState) (left, right *nodeState, err error) {
 	f := sp.feature
 	n := g.bm.n
 	col := g.bm.bins[f*n : (f+1)*n]
-	thr, nan := uint8(sp.bin), uint8(g.bm.nb[f])
+	// goLeft[b] is 1 if bin b goes left: the present bins 0..sp.bin, and
+	// the missing bin nb[f] when nanLeft.
+	var goLeft [256]int
+	for b := 0; b <= sp.bin; b++ {
+		goLeft[b] = 1
+	}
+	if sp.nanLeft {
+		goLeft[g.bm.nb[f]] = 1
+	}
 	rows := g.rows[p.lo:p.hi]
-	right := g.tmp[:len(rows)]
+	rt := g.tmp[:len(rows)]
 	// Branch-free stable partition: each row is written to both sides,
 	// and only the side it belongs to advances.
 	k, j := 0, 0
 	for _, r := range rows {
-		b := col[r]
-		left := 0
-		if b <= thr || (sp.nanLeft && b == nan) {
-			left = 1
-		}
+		left := goLeft[col[r]]
 		rows[k] = r
-		right[j] = r
+		rt[j] = r
 		k += left
 		j += 1 - left
 	}
-	copy(rows[k:], right[:j])
+	copy(rows[k:], rt[:j])
 	if k != sp.nl { // sp.nl counts the missing rows when they go left
 		return nil, nil, errors.New("gbdt: internal error: a split's rows disagree with its histogram")
 	}

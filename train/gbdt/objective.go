@@ -133,7 +133,8 @@ func (t *target) baseScore() []float64 {
 }
 
 // gradients computes, for the rows [lo, hi), the gradient pairs of every
-// margin: grads[k][r] for margin k of row r, from margins[r*k+k].
+// margin: grads[k][r] for margin k of row r, from margins[k*n+r] (the
+// margins are stored class by class, n per class).
 func (t *target) gradients(margins []float64, grads [][]gradPair, lo, hi int) {
 	switch t.obj {
 	case SquaredError:
@@ -145,20 +146,45 @@ func (t *target) gradients(margins []float64, grads [][]gradPair, lo, hi int) {
 		g := grads[0]
 		for r := lo; r < hi; r++ {
 			p := sigmoid(margins[r])
-			g[r] = gradPair{p - float64(t.cls[r]), math.Max(p*(1-p), minHessian)}
+			g[r] = gradPair{p - float64(t.cls[r]), max(p*(1-p), minHessian)}
 		}
 	default:
-		K := t.k
-		p := make([]float64, K)
-		for r := lo; r < hi; r++ {
-			softmax(margins[r*K:(r+1)*K], p)
-			for k, pk := range p {
-				y := 0.0
-				if int(t.cls[r]) == k {
-					y = 1
+		// Blocks of rows, each pass over one class's margins at a time.
+		const block = 256
+		var mx, sum [block]float64
+		n := len(grads[0])
+		for b0 := lo; b0 < hi; b0 += block {
+			b1 := min(b0+block, hi)
+			w := b1 - b0
+			copy(mx[:w], margins[b0:b1])
+			for k := 1; k < t.k; k++ {
+				for i, v := range margins[k*n+b0 : k*n+b1] {
+					if v > mx[i] {
+						mx[i] = v
+					}
 				}
-				// XGBoost's diagonal hessian, twice p(1-p).
-				grads[k][r] = gradPair{pk - y, math.Max(2*pk*(1-pk), minHessian)}
+			}
+			clear(sum[:w])
+			for k := range t.k {
+				g := grads[k][b0:b1]
+				for i, v := range margins[k*n+b0 : k*n+b1] {
+					e := math.Exp(v - mx[i])
+					g[i].g = e
+					sum[i] += e
+				}
+			}
+			for k := range t.k {
+				g := grads[k][b0:b1]
+				cls := t.cls[b0:b1]
+				for i := range g {
+					p := g[i].g / sum[i]
+					y := 0.0
+					if int(cls[i]) == k {
+						y = 1
+					}
+					// XGBoost's diagonal hessian, twice p(1-p).
+					g[i] = gradPair{p - y, max(2*p*(1-p), minHessian)}
+				}
 			}
 		}
 	}
@@ -170,7 +196,9 @@ func sigmoid(m float64) float64 { return 1 / (1 + math.Exp(-m)) }
 func softmax(m, p []float64) {
 	mx := m[0]
 	for _, v := range m[1:] {
-		mx = math.Max(mx, v)
+		if v > mx {
+			mx = v
+		}
 	}
 	s := 0.0
 	for k, v := range m {
@@ -205,8 +233,9 @@ func newScorer(obj Objective, k int, y []float64, cls []int32) *scorer {
 	return s
 }
 
-// probabilities fills s.probs with one row per margin row and returns its
-// width.
+// probabilities fills s.probs with the probabilities of the classes, one
+// row per row of the margins (stored class by class), and returns the
+// width of its rows.
 func (s *scorer) probabilities(margins []float64) int {
 	n := len(s.cls)
 	w := max(s.k, 2)
@@ -220,8 +249,12 @@ func (s *scorer) probabilities(margins []float64) int {
 		}
 		return w
 	}
+	m := make([]float64, w)
 	for r := range n {
-		softmax(margins[r*w:(r+1)*w], s.probs[r*w:(r+1)*w])
+		for k := range m {
+			m[k] = margins[k*n+r]
+		}
+		softmax(m, s.probs[r*w:(r+1)*w])
 	}
 	return w
 }

@@ -1,0 +1,175 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+	"github.com/treegen/treegen/data"
+	"github.com/treegen/treegen/ir"
+	"github.com/treegen/treegen/train/gbdt"
+)
+
+func (a *app) trainGBDTCmd() *cobra.Command {
+	var f commonTrainFlags
+	var o gbdt.Options
+	var objective, valid string
+	var validFraction float64
+	var quiet bool
+	cmd := &cobra.Command{
+		Use:   "gbdt --data FILE --objective logistic|softmax|squarederror -o MODEL.json",
+		Short: "Train a gradient-boosted ensemble (second-order, histogram splits)",
+		Long: `gbdt trains gradient-boosted trees with Newton leaf values, L2 regularisation,
+shrinkage, quantile histograms of at most 256 bins per feature, learned
+default directions for missing values, row and column subsampling, and early
+stopping on a validation set (--valid FILE, or --valid-fraction of the
+training rows). Progress and per-round losses go to stderr.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := f.check(); err != nil {
+				return err
+			}
+			o.Objective = gbdt.Objective(objective)
+			d, err := readData(f.data, f.target, true)
+			if err != nil {
+				return err
+			}
+			var v *data.Dataset
+			switch {
+			case valid != "" && validFraction > 0:
+				return fmt.Errorf("--valid and --valid-fraction exclude each other")
+			case valid != "":
+				if v, err = readData(valid, f.target, true); err != nil {
+					return err
+				}
+			case validFraction > 0:
+				if validFraction >= 1 {
+					return fmt.Errorf("--valid-fraction must be below 1, got %v", validFraction)
+				}
+				var trainRows, validRows []int
+				if o.Objective == gbdt.SquaredError {
+					trainRows, validRows = data.Split(d.Rows, validFraction, o.Seed)
+				} else {
+					_, class, err := data.Classes(d.Y)
+					if err != nil {
+						return fmt.Errorf("%s: %v", f.data, err)
+					}
+					trainRows, validRows = data.StratifiedSplit(class, validFraction, o.Seed)
+				}
+				d, v = d.Subset(trainRows), d.Subset(validRows)
+			}
+			o.Name = f.name
+			if o.Name == "" {
+				o.Name = baseName(f.data)
+			}
+			rounds := o.Rounds
+			if rounds == 0 {
+				rounds = gbdt.DefaultRounds
+			}
+			var done func()
+			o.OnRound, done = a.roundReporter(rounds, quiet)
+			start := time.Now()
+			m, err := gbdt.Train(d, v, o)
+			done()
+			if err != nil {
+				return err
+			}
+			if err := ir.Save(f.out, m); err != nil {
+				return err
+			}
+			fmt.Fprintf(a.stderr, "trained %d trees on %d rows in %s; wrote %s\n",
+				len(m.Trees), d.Rows, time.Since(start).Round(time.Millisecond), f.out)
+			if err := a.reportScores(m, f.data, f.target, "train", d); err != nil {
+				return err
+			}
+			if v != nil {
+				return a.reportScores(m, "validation", f.target, "valid", v)
+			}
+			return nil
+		},
+	}
+	f.register(cmd)
+	cmd.Flags().StringVar(&objective, "objective", "", "loss: logistic (binary), softmax (multiclass) or squarederror (regression)")
+	cmd.Flags().StringVar(&valid, "valid", "", "validation data, for per-round metrics and early stopping")
+	cmd.Flags().Float64Var(&validFraction, "valid-fraction", 0, "hold out this fraction of the training rows as validation data")
+	cmd.Flags().IntVar(&o.Rounds, "trees", gbdt.DefaultRounds, "boosting rounds (one tree per class and round for softmax)")
+	cmd.Flags().Float64Var(&o.LearningRate, "lr", gbdt.DefaultLearningRate, "learning rate (shrinkage)")
+	cmd.Flags().IntVar(&o.MaxDepth, "max-depth", gbdt.DefaultMaxDepth, "maximum depth of a tree")
+	cmd.Flags().IntVar(&o.MaxLeaves, "max-leaves", 0, "grow trees leaf-wise up to this many leaves (0: depth-wise)")
+	cmd.Flags().Float64Var(&o.MinChildWeight, "min-child-weight", 1, "minimum hessian sum in a child")
+	cmd.Flags().Float64Var(&o.Lambda, "lambda", 1, "L2 regularisation of leaf values")
+	cmd.Flags().Float64Var(&o.Gamma, "gamma", 0, "minimum loss reduction of a split")
+	cmd.Flags().Float64Var(&o.Subsample, "subsample", 1, "fraction of rows drawn per round")
+	cmd.Flags().Float64Var(&o.ColSample, "colsample", 1, "fraction of features drawn per tree")
+	cmd.Flags().IntVar(&o.MaxBins, "max-bins", gbdt.DefaultMaxBins, "histogram bins per feature (2 to 256)")
+	cmd.Flags().IntVar(&o.EarlyStopping, "early-stopping", 0, "stop after this many rounds without validation improvement (0: off)")
+	cmd.Flags().Uint64Var(&o.Seed, "seed", 1, "seed of the sampling and of --valid-fraction")
+	cmd.Flags().IntVar(&o.Threads, "threads", 0, "goroutines building histograms (0: all cores); never changes the model")
+	cmd.Flags().BoolVar(&quiet, "quiet", false, "no progress output")
+	return cmd
+}
+
+// roundReporter returns the OnRound callback of the CLI and the function to
+// call when training ends: a progress bar with the latest losses when stderr
+// is a terminal, else a line of metrics every tenth round; either way the
+// last round's metrics at the end.
+func (a *app) roundReporter(rounds int, quiet bool) (func(gbdt.RoundInfo), func()) {
+	if quiet {
+		return nil, func() {}
+	}
+	var last *gbdt.RoundInfo
+	line := func(r gbdt.RoundInfo) string {
+		s := fmt.Sprintf("round %d/%d train loss %.5f", r.Round, r.Rounds, r.TrainLoss)
+		if !math.IsNaN(r.ValidLoss) {
+			s += fmt.Sprintf(" valid loss %.5f", r.ValidLoss)
+		}
+		if !math.IsNaN(r.ValidAUC) {
+			s += fmt.Sprintf(" valid auc %.5f", r.ValidAUC)
+		}
+		return s
+	}
+	finish := func() {
+		if last != nil && last.Round%10 != 0 {
+			fmt.Fprintln(a.stderr, line(*last))
+		}
+	}
+	if !isTerminal(a.stderr) {
+		return func(r gbdt.RoundInfo) {
+			last = &r
+			if r.Round%10 == 0 {
+				fmt.Fprintln(a.stderr, line(r))
+			}
+		}, finish
+	}
+	bar := progressbar.NewOptions(rounds,
+		progressbar.OptionSetWriter(a.stderr),
+		progressbar.OptionShowCount(),
+		progressbar.OptionSetWidth(20),
+		progressbar.OptionClearOnFinish(),
+		progressbar.OptionThrottle(100*time.Millisecond),
+	)
+	return func(r gbdt.RoundInfo) {
+			last = &r
+			bar.Describe(line(r))
+			bar.Set(r.Round)
+		}, func() {
+			bar.Finish()
+			if last != nil {
+				fmt.Fprintln(a.stderr, line(*last))
+			}
+		}
+}
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
