@@ -6,14 +6,19 @@ import (
 	"github.com/treegen/treegen/ir"
 )
 
-// maxTreeNodes bounds the IR nodes of one converted tree. Splits on
-// "zero as missing" features can need copies of subtrees (see doc.go); a
-// tree that would grow beyond this is refused rather than built.
-const maxTreeNodes = 1 << 20
+// Limits on the IR nodes a model converts into. Splits on "zero as
+// missing" features can need copies of subtrees (see doc.go), which can
+// multiply a tree's size; sizes and depths are computed before anything is
+// built, and a model beyond these limits is refused.
+const (
+	maxTreeNodes  = 1 << 20 // IR nodes of one tree
+	maxExtraNodes = 1 << 20 // IR nodes beyond LightGBM's own, over the whole model
+)
 
 // convert checks the shape of one LightGBM tree and returns its IR nodes in
-// canonical order, leaf values multiplied by scale.
-func (p *parser) convert(t *lgbTree, numFeatures int, scale float64) ([]ir.Node, error) {
+// canonical order, leaf values multiplied by scale. extra counts the IR
+// nodes added so far by zero-as-missing splits, over the model.
+func (p *parser) convert(t *lgbTree, scale float64, extra *int) ([]ir.Node, error) {
 	if err := p.structure(t); err != nil {
 		return nil, err
 	}
@@ -24,10 +29,83 @@ func (p *parser) convert(t *lgbTree, numFeatures int, scale float64) ([]ir.Node,
 		}
 		return b.nodes, nil
 	}
-	if _, err := b.node(0, 0); err != nil {
+	size, err := p.measure(t)
+	if err != nil {
+		return nil, err
+	}
+	*extra += size - (2*t.numLeaves - 1)
+	if *extra > maxExtraNodes {
+		return nil, p.errorf(t.line, "%sconverting the zero-as-missing splits of the model up to this tree needs more than %d extra nodes", t.w.prefix(), maxExtraNodes)
+	}
+	b.nodes = make([]ir.Node, 0, size)
+	if _, err := b.node(0); err != nil {
 		return nil, err
 	}
 	return b.nodes, nil
+}
+
+// measure returns the number of IR nodes tree t converts into, and refuses
+// it if that exceeds maxTreeNodes or its depth exceeds ir.MaxDepth. The
+// tree's structure has been checked.
+func (p *parser) measure(t *lgbTree) (int, error) {
+	n := t.numLeaves - 1
+	// Pre-order of the internal nodes; reversed, children come first.
+	order := make([]int, 0, n)
+	stack := []int{0}
+	for len(stack) > 0 {
+		i := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		order = append(order, i)
+		for _, c := range [2]int{t.right[i], t.left[i]} {
+			if c >= 0 {
+				stack = append(stack, c)
+			}
+		}
+	}
+	// size and height of each internal node's IR subtree, sizes capped
+	// above maxTreeNodes so that they cannot overflow.
+	size := make([]int, n)
+	height := make([]int, n)
+	of := func(c int) (int, int) {
+		if c < 0 {
+			return 1, 0
+		}
+		return size[c], height[c]
+	}
+	for j := len(order) - 1; j >= 0; j-- {
+		i := order[j]
+		sl, hl := of(t.left[i])
+		sr, hr := of(t.right[i])
+		if expands(t, i) {
+			size[i] = 3 + 2*sl + 2*sr
+			height[i] = 3 + max(hl, hr)
+		} else {
+			size[i] = 1 + sl + sr
+			height[i] = 1 + max(hl, hr)
+		}
+		size[i] = min(size[i], maxTreeNodes+1)
+	}
+	if height[0] > ir.MaxDepth {
+		return 0, p.errorf(t.lineOf["left_child"], "%sthe tree is %d levels deep in the IR, deeper than its limit of %d", t.w.prefix(), height[0], ir.MaxDepth)
+	}
+	if size[0] > maxTreeNodes {
+		return 0, p.errorf(t.line, "%sconverting the tree's zero-as-missing splits needs more than %d nodes", t.w.prefix(), maxTreeNodes)
+	}
+	return size[0], nil
+}
+
+// expands reports whether numerical node i of t becomes three IR nodes: a
+// zero-as-missing split whose zero band [-z, z] does not fall on the
+// default side of the threshold (see node).
+func expands(t *lgbTree, i int) bool {
+	dt, thr := t.decisionType[i], t.threshold[i]
+	if dt&categoricalMask != 0 || (dt>>2)&3 != missingZero {
+		return false
+	}
+	if dt&defaultLeftMask != 0 {
+		return thr < -zeroThreshold
+	}
+	return thr > zeroThreshold
 }
 
 // structure checks that left_child and right_child make one binary tree:
@@ -111,7 +189,8 @@ func sideName(link int) string {
 }
 
 // builder emits the IR nodes of one tree in canonical (pre-)order: a node,
-// then its left subtree, then its right subtree.
+// then its left subtree, then its right subtree. measure has checked the
+// size and depth of the result.
 type builder struct {
 	p     *parser
 	t     *lgbTree
@@ -119,25 +198,14 @@ type builder struct {
 	nodes []ir.Node
 }
 
-// add appends a node at depth depth and returns its index.
-func (b *builder) add(n ir.Node, depth int) (int, error) {
-	t := b.t
-	if depth > ir.MaxDepth {
-		return 0, b.p.errorf(t.lineOf["left_child"], "%sthe tree is deeper than %d levels, the IR's limit", t.w.prefix(), ir.MaxDepth)
-	}
-	if len(b.nodes) >= maxTreeNodes {
-		return 0, b.p.errorf(t.line, "%sconverting the tree's zero-as-missing splits needs more than %d nodes", t.w.prefix(), maxTreeNodes)
-	}
+// add appends a node and returns its index.
+func (b *builder) add(n ir.Node) int {
 	b.nodes = append(b.nodes, n)
-	return len(b.nodes) - 1, nil
+	return len(b.nodes) - 1
 }
 
 // leaf emits leaf l.
 func (b *builder) leaf(l int) (int, error) {
-	return b.leafAt(l, 0)
-}
-
-func (b *builder) leafAt(l, depth int) (int, error) {
 	v := b.t.leafValue[l]
 	if b.scale != 1 {
 		v *= b.scale
@@ -145,33 +213,30 @@ func (b *builder) leafAt(l, depth int) (int, error) {
 			return 0, b.p.errorf(b.t.lineOf["leaf_value"], "%sleaf_value %d times the sigmoid parameter %v is not a finite number", b.t.w.prefix(), l, b.scale)
 		}
 	}
-	return b.add(ir.Node{Kind: ir.Leaf, Value: []float64{v}}, depth)
+	return b.add(ir.Node{Kind: ir.Leaf, Value: []float64{v}}), nil
 }
 
-// emitter emits a subtree at a depth and returns the index of its root.
-type emitter func(depth int) (int, error)
+// emitter emits a subtree and returns the index of its root.
+type emitter func() (int, error)
 
 // child emits LightGBM child c (an internal node, or leaf ^c if c < 0).
 func (b *builder) child(c int) emitter {
-	return func(depth int) (int, error) {
+	return func() (int, error) {
 		if c < 0 {
-			return b.leafAt(^c, depth)
+			return b.leaf(^c)
 		}
-		return b.node(c, depth)
+		return b.node(c)
 	}
 }
 
 // split emits a split node n followed by its two subtrees.
-func (b *builder) split(n ir.Node, depth int, left, right emitter) (int, error) {
-	i, err := b.add(n, depth)
+func (b *builder) split(n ir.Node, left, right emitter) (int, error) {
+	i := b.add(n)
+	l, err := left()
 	if err != nil {
 		return 0, err
 	}
-	l, err := left(depth + 1)
-	if err != nil {
-		return 0, err
-	}
-	r, err := right(depth + 1)
+	r, err := right()
 	if err != nil {
 		return 0, err
 	}
@@ -179,13 +244,16 @@ func (b *builder) split(n ir.Node, depth int, left, right emitter) (int, error) 
 	return i, nil
 }
 
-// axis emits the test "x[f] <= thr" (or "<" unless le) and its subtrees.
-func (b *builder) axis(f int, thr float64, le, defaultLeft bool, depth int, left, right emitter) (int, error) {
-	return b.split(ir.Node{Kind: ir.Axis, Feature: f, Threshold: thr, LessEqual: le, DefaultLeft: defaultLeft}, depth, left, right)
+// axis returns an emitter of the test "x[f] <= thr" ("<" unless le) with
+// its subtrees.
+func (b *builder) axis(f int, thr float64, le, defaultLeft bool, left, right emitter) emitter {
+	return func() (int, error) {
+		return b.split(ir.Node{Kind: ir.Axis, Feature: f, Threshold: thr, LessEqual: le, DefaultLeft: defaultLeft}, left, right)
+	}
 }
 
 // node emits internal node i of the LightGBM tree, with its subtrees.
-func (b *builder) node(i, depth int) (int, error) {
+func (b *builder) node(i int) (int, error) {
 	t := b.t
 	f, thr, dt := t.splitFeature[i], t.threshold[i], t.decisionType[i]
 	left, right := b.child(t.left[i]), b.child(t.right[i])
@@ -195,7 +263,7 @@ func (b *builder) node(i, depth int) (int, error) {
 			return 0, err
 		}
 		// NaN goes right whatever the missing type (CategoricalDecision).
-		return b.split(ir.Node{Kind: ir.Categorical, Feature: f, Categories: cats}, depth, left, right)
+		return b.split(ir.Node{Kind: ir.Categorical, Feature: f, Categories: cats}, left, right)
 	}
 	if !finite(thr) {
 		return 0, b.p.errorf(t.lineOf["threshold"], "%sthreshold of node %d is %v, not a finite number", t.w.prefix(), i, thr)
@@ -205,41 +273,39 @@ func (b *builder) node(i, depth int) (int, error) {
 	switch (dt >> 2) & 3 {
 	case missingNone:
 		// NaN is replaced by 0 and compared like any value.
-		return b.axis(f, thr, true, 0 <= thr, depth, left, right)
+		return b.axis(f, thr, true, 0 <= thr, left, right)()
 	case missingNaN:
-		return b.axis(f, thr, true, defaultLeft, depth, left, right)
+		return b.axis(f, thr, true, defaultLeft, left, right)()
 	}
 	// Zero as missing: NaN and every x with -z <= x <= z go to the
-	// default side, other values left iff x <= thr.
+	// default side, other values left iff x <= thr. The cases where one
+	// node is not enough are those of expands.
 	switch {
 	case defaultLeft && thr >= z:
 		// The zero band lies below the threshold anyway.
-		return b.axis(f, thr, true, true, depth, left, right)
+		return b.axis(f, thr, true, true, left, right)()
 	case defaultLeft && thr >= -z:
 		// Left iff x <= thr or -z <= x <= z, that is x <= z.
-		return b.axis(f, z, true, true, depth, left, right)
+		return b.axis(f, z, true, true, left, right)()
 	case defaultLeft:
 		// thr < -z: left on (-inf, thr], right on (thr, -z), left on
-		// [-z, z], right on (z, +inf): both subtrees are needed twice.
-		return b.axis(f, thr, true, true, depth, left, func(d int) (int, error) {
-			return b.axis(f, -z, false, false, d, right, func(d int) (int, error) {
-				return b.axis(f, z, true, false, d, left, right)
-			})
-		})
+		// [-z, z], right on (z, +inf): each subtree is needed twice.
+		return b.axis(f, thr, true, true, left,
+			b.axis(f, -z, false, false, right,
+				b.axis(f, z, true, false, left, right)))()
 	case thr < -z:
 		// The zero band lies above the threshold anyway.
-		return b.axis(f, thr, true, false, depth, left, right)
+		return b.axis(f, thr, true, false, left, right)()
 	case thr <= z:
 		// Left iff x <= thr and not -z <= x <= z, that is x < -z.
-		return b.axis(f, -z, false, false, depth, left, right)
+		return b.axis(f, -z, false, false, left, right)()
 	default:
 		// thr > z: left on (-inf, -z), right on [-z, z], left on (z, thr],
 		// right on (thr, +inf).
-		return b.axis(f, thr, true, false, depth, func(d int) (int, error) {
-			return b.axis(f, -z, false, false, d, left, func(d int) (int, error) {
-				return b.axis(f, z, true, false, d, right, left)
-			})
-		}, right)
+		return b.axis(f, thr, true, false,
+			b.axis(f, -z, false, false, left,
+				b.axis(f, z, true, false, right, left)),
+			right)()
 	}
 }
 

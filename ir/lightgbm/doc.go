@@ -58,8 +58,10 @@
 //     (default left with t < -z, default right with t > z) the regions
 //     alternate left, right, left, right along the axis and take three
 //     nodes on the same feature — "x <= t", "x < -z", "x <= z" — and the
-//     two subtrees are each copied once (the IR is a tree, not a graph). A
-//     tree that would exceed 2^20 IR nodes or depth ir.MaxDepth is refused.
+//     two subtrees are each copied once (the IR is a tree, not a graph).
+//     Sizes and depths are computed before anything is built: a tree that
+//     would exceed 2^20 IR nodes or depth ir.MaxDepth, or a model whose
+//     copies add more than 2^20 nodes, is refused.
 //
 // Thresholds must be finite.
 //
@@ -111,5 +113,17 @@
 // cross_entropy_lambda (log(1+exp(m))), and unknown objectives.
 //
 // FeatureNames come from feature_names; Provenance records producer
-// "lightgbm", the format version and the objective line.
+// "lightgbm", the format version, the objective line and average_output.
+//
+// # Not exact
+//
+// LightGBM's dense-matrix prediction API (numpy, pandas) and its text-file
+// parsers drop every value with |x| <= z before the trees see it, so it
+// reaches them as 0; the IR follows the tree functions on the value itself.
+// The two differ only at None and NaN splits with a threshold in [-z, z)
+// for inputs in [-z, z] on the other side of it from 0 (for example t = -z
+// and x = -z). Also: sigmoid parameters that are not powers of two (above);
+// with average_output, a mean that underflows to -0 comes out +0; and
+// LightGBM builds for other processors than x86-64 may cast x >= 2^31 to
+// INT_MAX, which matters only for a category set reaching 2^31-1.
 package lightgbm

@@ -3,6 +3,7 @@ package lightgbm
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 )
@@ -24,11 +25,20 @@ func applyEdits(t *testing.T, text string, edits []edit) string {
 
 // chain returns a regression model whose only tree is a chain of n splits
 // (node i: left leaf i, right node i+1): depth n.
-func chain(n int) string {
-	var feat, thr, left, right, leaves []string
+func chain(n int) string { return chains(n, 1, 2, math.NaN()) }
+
+// chains returns a regression model of trees copies of a chain of n splits
+// with decision type dt and threshold thr (NaN: node i has threshold i).
+func chains(n, trees, dt int, thr float64) string {
+	var feat, thrs, left, right, leaves, types []string
 	for i := 0; i < n; i++ {
 		feat = append(feat, "0")
-		thr = append(thr, fmt.Sprint(i))
+		if math.IsNaN(thr) {
+			thrs = append(thrs, fmt.Sprint(i))
+		} else {
+			thrs = append(thrs, fmt.Sprint(thr))
+		}
+		types = append(types, fmt.Sprint(dt))
 		left = append(left, fmt.Sprint(-i-1))
 		if i == n-1 {
 			right = append(right, fmt.Sprint(-n-1))
@@ -38,7 +48,7 @@ func chain(n int) string {
 		leaves = append(leaves, fmt.Sprint(i))
 	}
 	leaves = append(leaves, fmt.Sprint(n))
-	return fmt.Sprintf(`tree
+	text := `tree
 version=v4
 num_class=1
 num_tree_per_iteration=1
@@ -48,7 +58,9 @@ objective=regression
 feature_names=x
 feature_infos=[0:1]
 
-Tree=0
+`
+	for k := 0; k < trees; k++ {
+		text += fmt.Sprintf(`Tree=%d
 num_leaves=%d
 num_cat=0
 split_feature=%s
@@ -59,8 +71,9 @@ right_child=%s
 leaf_value=%s
 shrinkage=1
 
-end of trees
-`, n+1, strings.Join(feat, " "), strings.Join(thr, " "), strings.Repeat("2 ", n), strings.Join(left, " "), strings.Join(right, " "), strings.Join(leaves, " "))
+`, k, n+1, strings.Join(feat, " "), strings.Join(thrs, " "), strings.Join(types, " "), strings.Join(left, " "), strings.Join(right, " "), strings.Join(leaves, " "))
+	}
+	return text + "end of trees\n"
 }
 
 // TestErrors feeds broken models and checks the exact error, which names
@@ -188,7 +201,12 @@ func TestErrors(t *testing.T) {
 			want: `model.txt:12: tree 0: cat_threshold is missing`},
 		{name: "num_cat too large", base: cat, edits: []edit{{"num_cat=1", "num_cat=2"}},
 			want: `model.txt:35: tree 1: num_cat=2: want 0..1, at most one category set per split`},
-		{name: "too deep", text: chain(101), want: `model.txt:17: tree 0: the tree is deeper than 100 levels, the IR's limit`},
+		{name: "too deep", text: chain(101), want: `model.txt:17: tree 0: the tree is 101 levels deep in the IR, deeper than its limit of 100`},
+		// Zero-as-missing splits (default left, t < -z) take three levels.
+		{name: "too deep once expanded", text: chains(34, 1, 6, -0.5), want: `model.txt:17: tree 0: the tree is 102 levels deep in the IR, deeper than its limit of 100`},
+		// ... and copy both subtrees: 6·2^18-5 nodes.
+		{name: "too large once expanded", text: chains(18, 1, 6, -0.5), want: `model.txt:11: tree 0: converting the tree's zero-as-missing splits needs more than 1048576 nodes`},
+		{name: "model too large once expanded", text: chains(17, 2, 6, -0.5), want: `model.txt:22: tree 1: converting the zero-as-missing splits of the model up to this tree needs more than 1048576 extra nodes`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			text := c.text

@@ -171,12 +171,13 @@ func (p *parser) model(raw *rawModel) (*ir.Model, error) {
 	}
 
 	m.Trees = make([]ir.Tree, len(raw.trees))
+	extra := 0
 	for i := range raw.trees {
 		t, err := p.tree(&raw.trees[i], numFeatures)
 		if err != nil {
 			return nil, err
 		}
-		nodes, err := p.convert(t, numFeatures, obj.sigmoid)
+		nodes, err := p.convert(t, obj.sigmoid, &extra)
 		if err != nil {
 			return nil, err
 		}

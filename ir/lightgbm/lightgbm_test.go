@@ -545,3 +545,34 @@ func TestLoad(t *testing.T) {
 		t.Errorf("Load of a missing file: %v", err)
 	}
 }
+
+// TestFormatVariants: CRLF line ends, a v2 header, no tree_sizes and no
+// trailing sections decode to the same model.
+func TestFormatVariants(t *testing.T) {
+	base := string(readTestdata(t, "categorical.txt"))
+	want := decodeTestdata(t, "categorical.txt")
+	for name, text := range map[string]string{
+		"crlf":          strings.ReplaceAll(base, "\n", "\r\n"),
+		"v2":            strings.Replace(base, "version=v4", "version=v2", 1),
+		"no tree_sizes": strings.Replace(base, "tree_sizes=409 304 336\n", "", 1),
+		"no trailer":    base[:strings.Index(base, "end of trees")+len("end of trees")],
+	} {
+		m, err := Decode([]byte(text), name)
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if len(m.Trees) != len(want.Trees) {
+			t.Errorf("%s: %d trees, want %d", name, len(m.Trees), len(want.Trees))
+			continue
+		}
+		for i := range m.Trees {
+			if len(m.Trees[i].Nodes) != len(want.Trees[i].Nodes) {
+				t.Errorf("%s: tree %d differs", name, i)
+			}
+		}
+		if name == "v2" && m.Provenance.Params["version"] != "v2" {
+			t.Errorf("v2: provenance %v", m.Provenance.Params)
+		}
+	}
+}

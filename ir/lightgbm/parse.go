@@ -17,6 +17,7 @@ type Error struct {
 	Msg  string
 }
 
+// Error returns "name:line: message" ("name: message" without a line).
 func (e *Error) Error() string {
 	if e.Line > 0 {
 		return fmt.Sprintf("%s:%d: %s", e.Name, e.Line, e.Msg)
@@ -36,10 +37,9 @@ type fields map[string]field
 // rawModel is the text of a model file cut into the header and the tree
 // blocks, before any interpretation.
 type rawModel struct {
-	header    fields
-	trees     []rawBlock
-	endLine   int // the line "end of trees"
-	firstLine string
+	header  fields
+	trees   []rawBlock
+	endLine int // the line "end of trees"
 }
 
 // rawBlock is one "Tree=N" block.
@@ -72,9 +72,8 @@ func (p *parser) split(data []byte) (*rawModel, error) {
 	text := func(i int) string { return strings.TrimSuffix(string(lines[i]), "\r") }
 
 	raw := &rawModel{header: fields{}}
-	raw.firstLine = text(0)
-	if raw.firstLine != "tree" {
-		return nil, p.errorf(1, "not a LightGBM text model: the first line is %s, want \"tree\"", quote(raw.firstLine))
+	if first := text(0); first != "tree" {
+		return nil, p.errorf(1, "not a LightGBM text model: the first line is %s, want \"tree\"", quote(first))
 	}
 	i := 1
 	// Header: key=value lines (or a bare key, such as average_output) up to
