@@ -33,6 +33,9 @@ training rows). Progress and per-round losses go to stderr.`,
 			if err := f.check(); err != nil {
 				return err
 			}
+			if objective == "" {
+				return fmt.Errorf("--objective is required: logistic (binary), softmax (multiclass) or squarederror (regression)")
+			}
 			o.Objective = gbdt.Objective(objective)
 			d, err := readData(f.data, f.target, true)
 			if err != nil {
