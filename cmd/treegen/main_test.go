@@ -188,3 +188,75 @@ func TestDemo(t *testing.T) {
 		}
 	}
 }
+
+// TestImport imports an XGBoost fixture and a LightGBM model, and checks the
+// generated float32 code against the interpreter on the fixture's rows.
+func TestImport(t *testing.T) {
+	dir := t.TempDir()
+	xgb := filepath.Join(dir, "xgb.json")
+	code, _, stderr := treegen(t, "import", "xgboost", "../../../shared/fixtures/xgboost/bcw_binary_d4/model.json", "-o", xgb)
+	if code != 0 || !strings.Contains(stderr, "binary, 30 features, 1 outputs, 50 trees") {
+		t.Fatalf("import xgboost: %d %s", code, stderr)
+	}
+	lgb := filepath.Join(dir, "lgb.json")
+	code, _, stderr = treegen(t, "import", "lightgbm", "../../ir/lightgbm/testdata/binary.txt", "-o", lgb)
+	if code != 0 || !strings.Contains(stderr, "binary, 3 features, 1 outputs, 3 trees") {
+		t.Fatalf("import lightgbm: %d %s", code, stderr)
+	}
+	if testing.Short() {
+		return
+	}
+	pkg := filepath.Join(dir, "bcw")
+	if code, _, stderr := treegen(t, "gen", "--model", xgb, "--out", pkg, "--precision", "float32"); code != 0 {
+		t.Fatal(stderr)
+	}
+	code, out, stderr := treegen(t, "check", "--model", xgb, "--dir", pkg, "--data", "../../../shared/fixtures/xgboost/bcw_binary_d4/inputs.csv")
+	if code != 0 || !strings.Contains(out, "(float32) equals the interpreter bit for bit on 171 rows") {
+		t.Fatalf("check: %s%s", out, stderr)
+	}
+}
+
+func TestImportAndGBDTBadInput(t *testing.T) {
+	dir := t.TempDir()
+	trunc := filepath.Join(dir, "trunc.txt")
+	os.WriteFile(trunc, []byte("tree\nversion=v4\nnum_class=1\n"), 0o644)
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"xgboost: not a model", []string{"import", "xgboost", "testdata/small.tsv", "-o", filepath.Join(dir, "m.json")}, "testdata/small.tsv"},
+		{"xgboost: IR file", []string{"import", "xgboost", "testdata/badchild.json", "-o", filepath.Join(dir, "m.json")}, "testdata/badchild.json"},
+		{"lightgbm: truncated", []string{"import", "lightgbm", trunc, "-o", filepath.Join(dir, "m.json")},
+			trunc + `:3: truncated model: no Tree= block and no "end of trees" line`},
+		{"missing -o", []string{"import", "lightgbm", trunc}, "-o/--out is required"},
+		{"gbdt: no objective", []string{"train", "gbdt", "--data", "testdata/small.tsv", "-o", filepath.Join(dir, "m.json")},
+			"--objective is required: logistic (binary), softmax (multiclass) or squarederror (regression)"},
+		{"gbdt: bad valid fraction", []string{"train", "gbdt", "--data", "testdata/small.tsv", "--objective", "logistic", "--valid-fraction", "1.5", "-o", filepath.Join(dir, "m.json")},
+			"--valid-fraction must be below 1, got 1.5"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, stderr := treegen(t, tc.args...)
+			if code == 0 || !strings.HasPrefix(stderr, "treegen: ") || !strings.Contains(stderr, tc.want) || strings.Count(stderr, "\n") != 1 {
+				t.Fatalf("exit %d, stderr %q; want one line containing %q", code, stderr, tc.want)
+			}
+			if exists(filepath.Join(dir, "m.json")) {
+				t.Fatal("a failed command wrote its output")
+			}
+		})
+	}
+}
+
+func TestTrainGBDT(t *testing.T) {
+	model := filepath.Join(t.TempDir(), "gbdt.json")
+	code, _, stderr := treegen(t, "train", "gbdt", "--data", "../../golden/cart_multiclass/train.tsv.gz", "--objective", "softmax",
+		"--trees", "20", "--valid-fraction", "0.3", "--early-stopping", "5", "-o", model)
+	if code != 0 || !strings.Contains(stderr, "valid (validation") {
+		t.Fatalf("train gbdt: %d\n%s", code, stderr)
+	}
+	code, out, _ := treegen(t, "inspect", model)
+	if code != 0 || !strings.Contains(out, "task         multiclass (4 classes") {
+		t.Fatalf("inspect:\n%s", out)
+	}
+}
