@@ -1,2 +1,117 @@
-// Package xgboost imports XGBoost models into the IR.
+// Package xgboost imports XGBoost models into the IR (package ir), so that
+// treegen can interpret them and compile them to Go with the predictions of
+// XGBoost itself, bit for bit in float32.
+//
+//	m, err := xgboost.Load("model.json") // or "model.ubj"
+//
+// # Formats
+//
+// Load and Decode read the two formats of XGBoost's save_model: JSON (.json)
+// and UBJSON (.ubj, XGBoost 2's default), told apart by their content, not
+// by the file name: UBJSON's '{' is followed by a type marker ('L', 'i',
+// 'U', '#', '$', ...), JSON's by whitespace, '"' or '}'. The JSON parser
+// accepts XGBoost's NaN, Infinity and -Infinity literals (XGBoost writes NaN
+// as the split condition of a categorical split); the UBJSON parser reads
+// draft 12 of ubjson.org, optimized containers included. Malformed JSON is
+// reported by line and column, malformed UBJSON by byte offset. XGBoost's
+// legacy binary format is refused.
+//
+// The schemas of XGBoost 1.x, 2.x and 3.x are read: default_left as 0/1
+// integers or as booleans; base_score as a number in a string ("5E-1") or as
+// a bracketed vector ("[5E-1]", "[1E0,2E0]": one value for every output, or
+// one per output); split_type and the categories_* arrays when present; a
+// checkpoint's {"Config": ..., "Model": ...} wrapper. Fields the conversion
+// does not need (loss_changes, sum_hessian, base_weights, parents,
+// attributes, iteration_indptr, ...) are ignored. Every tree of the file is
+// imported, as XGBoost's Booster.predict uses them all by default, even when
+// attributes.best_iteration records an early stop.
+//
+// # Mapping
+//
+// The model: NumFeatures is learner_model_param.num_feature; FeatureNames
+// come from learner.feature_names when it is not empty; aggregation is sum;
+// Float32Compare is set. Provenance has producer "xgboost" and the params
+// objective, booster, version (when the file has one), base_score (as
+// written), num_parallel_tree, num_trees, and num_class or num_target when
+// there are several outputs.
+//
+// Objectives (learner.objective.name):
+//
+//	binary:logistic                      binary, sigmoid; base margin -logf(1/b - 1)
+//	binary:logitraw                      binary, identity; base margin b
+//	reg:logistic                         regression, sigmoid; base margin -logf(1/b - 1)
+//	reg:squarederror, reg:linear,
+//	reg:squaredlogerror,
+//	reg:pseudohubererror,
+//	reg:absoluteerror, reg:quantileerror regression, identity; base margin b
+//	count:poisson, reg:gamma,
+//	reg:tweedie, survival:cox,
+//	survival:aft                         regression, exp; base margin logf(b)
+//	multi:softmax, multi:softprob        multiclass (num_class outputs), softmax; base margin b
+//	rank:pairwise, rank:ndcg, rank:map   regression, identity; base margin b
+//
+// reg:logistic regresses a value in [0, 1]: its predictions are not class
+// scores, so it is a regression with a sigmoid link, without classes. A
+// binary model has classes "0" and "1", a multiclass model "0" .. "K-1".
+// With num_target > 1 (XGBoost 2's one_output_per_tree) the task is
+// multi_output with num_target outputs. binary:hinge is refused (its
+// prediction is a step of the margin), and so is an unknown objective, with
+// the list of the known ones.
+//
+// The base margin. XGBoost starts every margin at ProbToMargin(base_score),
+// computed in float32 and stored as a float32, and adds each tree's leaf to
+// it in float32, in tree order. BaseScore is that float32 margin, widened to
+// float64 exactly. For the log-odds and the log, XGBoost calls logf: glibc's,
+// on Linux, which is not always correctly rounded (it differs from
+// float32(math.Log(x)) for about one float32 in 5,000), so logf here
+// reproduces its algorithm and the base margins agree bit for bit (tested
+// on 3,440 values of base_score against XGBoost 1.7.4; other C libraries may
+// differ in the last bit for some values). base_score must be in (0, 1) for
+// the logistic objectives and > 0 for the exp-link ones, as XGBoost 1.7
+// checks. Recent XGBoost sources compute the logistic base margin with
+// another float32 expression: for their files it may differ in the last bit.
+//
+// Trees. Tree i writes output tree_info[i]; XGBoost's trees of one round
+// (num_parallel_tree of them per output, for boosted random forests) are
+// summed like all others, which is how XGBoost combines them. A node is a
+// leaf when left_children[i] == -1; its value is split_conditions[i]. Nodes
+// are renumbered in pre-order (parent, left subtree, right subtree), so that
+// every child comes after its parent; nodes that no path from the root
+// reaches (XGBoost's deleted nodes) are left out. A numerical split
+// (split_type 0) becomes an "axis" node on split_indices[i] with the
+// threshold split_conditions[i]: left iff value < threshold, both rounded to
+// float32, as XGBoost compares; a missing value goes left iff default_left.
+// Thresholds and leaf values are float32 in XGBoost and are stored exactly.
+//
+// Categorical splits (split_type 1). XGBoost 1.7 and later send the
+// categories listed for the node right, and every other value left: the
+// categories not listed and the invalid ones, negative or >= 2^24; a missing
+// value follows default_left. The IR's "categorical" node sends its
+// Categories left, so the import lists the same categories (sorted, without
+// those >= 2^24, which never match) and swaps the children and the default
+// direction. The two rules differ on one range, v in (-1, 0) when the set
+// holds 0: the IR truncates v to 0, XGBoost calls it invalid. Such a split
+// is preceded by an "axis" node "v < 0" (default direction XGBoost's) whose
+// left child is a copy of the subtree XGBoost's invalid categories reach, so
+// a converted tree can be larger than the original (at most 64 times, or an
+// error). XGBoost before 1.7 sent invalid categories to the default child:
+// categorical splits in files of those versions are refused.
+//
+// Dart. The dart booster scales tree i by weight_drop[i] when it predicts:
+// margin += float32(leaf * w) in float32. The import stores each leaf as
+// that float32 product, which gives the same sums bit for bit.
+//
+// # Refused
+//
+// The gblinear booster ("gblinear models are not tree models"), vector
+// leaves (size_leaf_vector > 1, XGBoost 2's multi_output_tree), binary:hinge
+// and unknown objectives, and any inconsistency, each with an error that
+// names the file and the culprit's path: arrays of different lengths
+// ("trees[3]: left_children has 7 entries, split_conditions 5"), children
+// out of range, cycles, nodes with two parents, trees deeper than
+// ir.MaxDepth, feature indices >= num_feature, non-finite thresholds or
+// leaves, tree_info naming an output the model does not have, and so on.
+// The converted model is validated (ir.Model.Validate) before it is returned.
+//
+// docs/XGBOOST.md tells how the tests prove parity with XGBoost.
 package xgboost

@@ -35,6 +35,10 @@ type jsonParser struct {
 	src   string
 	pos   int
 	depth int
+	// stack holds the elements of the arrays and objects being parsed,
+	// innermost last; each container takes an exactly sized copy of its
+	// own when it ends.
+	stack []value
 }
 
 // parseJSON parses one JSON document.
@@ -43,9 +47,9 @@ func parseJSON(data []byte) (*value, error) {
 	if strings.HasPrefix(p.src, "\ufeff") {
 		p.pos = 3
 	}
-	var v value
 	p.space()
-	if err := p.value(&v); err != nil {
+	v, err := p.value()
+	if err != nil {
 		return nil, err
 	}
 	p.space()
@@ -100,26 +104,24 @@ func quoteRune(r rune) string {
 	return strconv.QuoteRune(r)
 }
 
-func (p *jsonParser) value(v *value) error {
+func (p *jsonParser) value() (value, error) {
 	if p.pos >= len(p.src) {
-		return p.eof()
+		return value{}, p.eof()
 	}
 	switch c := p.src[p.pos]; {
 	case c == '{':
-		return p.object(v)
+		return p.object()
 	case c == '[':
-		return p.array(v)
+		return p.array()
 	case c == '"':
 		s, err := p.string()
-		*v = value{kind: stringKind, str: s}
-		return err
+		return value{kind: stringKind, str: s}, err
 	case c == '-' || (c >= '0' && c <= '9'):
 		if strings.HasPrefix(p.src[p.pos:], "-Infinity") {
-			*v = value{kind: textKind, str: "-Infinity"}
 			p.pos += len("-Infinity")
-			return nil
+			return value{kind: textKind, str: "-Infinity"}, nil
 		}
-		return p.number(v)
+		return p.number()
 	}
 	for _, lit := range [...]struct {
 		text string
@@ -132,15 +134,14 @@ func (p *jsonParser) value(v *value) error {
 		{"Infinity", value{kind: textKind, str: "Infinity"}},
 	} {
 		if strings.HasPrefix(p.src[p.pos:], lit.text) {
-			*v = lit.v
 			p.pos += len(lit.text)
-			return nil
+			return lit.v, nil
 		}
 		if strings.HasPrefix(lit.text, p.src[p.pos:]) {
-			return p.eof()
+			return value{}, p.eof()
 		}
 	}
-	return p.unexpected("looking for beginning of value")
+	return value{}, p.unexpected("looking for beginning of value")
 }
 
 func (p *jsonParser) nest() error {
@@ -151,60 +152,52 @@ func (p *jsonParser) nest() error {
 	return nil
 }
 
-func (p *jsonParser) object(v *value) error {
+func (p *jsonParser) object() (value, error) {
 	if err := p.nest(); err != nil {
-		return err
+		return value{}, err
 	}
 	p.pos++ // '{'
-	*v = value{kind: objectKind}
 	p.space()
 	if p.pos < len(p.src) && p.src[p.pos] == '}' {
 		p.pos++
 		p.depth--
-		return nil
+		return value{kind: objectKind}, nil
 	}
 	var seen map[string]bool // keys, once the object is large
+	base := len(p.stack)
 	for {
 		p.space()
 		if p.pos >= len(p.src) {
-			return p.eof()
+			return value{}, p.eof()
 		}
 		if p.src[p.pos] != '"' {
-			return p.unexpected("looking for beginning of object key string")
+			return value{}, p.unexpected("looking for beginning of object key string")
 		}
 		keyPos := p.pos
 		key, err := p.string()
 		if err != nil {
-			return err
+			return value{}, err
 		}
-		if n := len(v.list) / 2; n == 16 {
-			seen = make(map[string]bool)
-			for i := 0; i < len(v.list); i += 2 {
-				seen[v.list[i].str] = true
-			}
-		}
-		if seen != nil && seen[key] || seen == nil && v.field(key) != nil {
-			return p.fail(keyPos, "duplicate key %q", key)
-		}
-		if seen != nil {
-			seen[key] = true
+		if p.duplicate(base, key, &seen) {
+			return value{}, p.fail(keyPos, "duplicate key %q", key)
 		}
 		p.space()
 		if p.pos >= len(p.src) {
-			return p.eof()
+			return value{}, p.eof()
 		}
 		if p.src[p.pos] != ':' {
-			return p.unexpected("after object key")
+			return value{}, p.unexpected("after object key")
 		}
 		p.pos++
 		p.space()
-		v.list = append(v.list, value{kind: stringKind, str: key}, value{})
-		if err := p.value(&v.list[len(v.list)-1]); err != nil {
-			return err
+		e, err := p.value()
+		if err != nil {
+			return value{}, err
 		}
+		p.stack = append(p.stack, value{kind: stringKind, str: key}, e)
 		p.space()
 		if p.pos >= len(p.src) {
-			return p.eof()
+			return value{}, p.eof()
 		}
 		switch p.src[p.pos] {
 		case ',':
@@ -212,34 +205,58 @@ func (p *jsonParser) object(v *value) error {
 		case '}':
 			p.pos++
 			p.depth--
-			return nil
+			return value{kind: objectKind, list: p.pop(base)}, nil
 		default:
-			return p.unexpected("after object key:value pair")
+			return value{}, p.unexpected("after object key:value pair")
 		}
 	}
 }
 
-func (p *jsonParser) array(v *value) error {
+// duplicate reports whether the object whose members start at stack[base]
+// already has key; seen indexes its keys once it is large.
+func (p *jsonParser) duplicate(base int, key string, seen *map[string]bool) bool {
+	members := p.stack[base:]
+	if *seen == nil && len(members) >= 32 {
+		*seen = make(map[string]bool)
+		for i := 0; i < len(members); i += 2 {
+			(*seen)[members[i].str] = true
+		}
+	}
+	if *seen != nil {
+		dup := (*seen)[key]
+		(*seen)[key] = true
+		return dup
+	}
+	for i := 0; i < len(members); i += 2 {
+		if members[i].str == key {
+			return true
+		}
+	}
+	return false
+}
+
+func (p *jsonParser) array() (value, error) {
 	if err := p.nest(); err != nil {
-		return err
+		return value{}, err
 	}
 	p.pos++ // '['
-	*v = value{kind: arrayKind}
 	p.space()
 	if p.pos < len(p.src) && p.src[p.pos] == ']' {
 		p.pos++
 		p.depth--
-		return nil
+		return value{kind: arrayKind}, nil
 	}
+	base := len(p.stack)
 	for {
 		p.space()
-		v.list = append(v.list, value{})
-		if err := p.value(&v.list[len(v.list)-1]); err != nil {
-			return err
+		e, err := p.value()
+		if err != nil {
+			return value{}, err
 		}
+		p.stack = append(p.stack, e)
 		p.space()
 		if p.pos >= len(p.src) {
-			return p.eof()
+			return value{}, p.eof()
 		}
 		switch p.src[p.pos] {
 		case ',':
@@ -247,15 +264,24 @@ func (p *jsonParser) array(v *value) error {
 		case ']':
 			p.pos++
 			p.depth--
-			return nil
+			return value{kind: arrayKind, list: p.pop(base)}, nil
 		default:
-			return p.unexpected("after array element")
+			return value{}, p.unexpected("after array element")
 		}
 	}
 }
 
+// pop removes the elements from base on from the stack and returns a copy.
+func (p *jsonParser) pop(base int) []value {
+	list := make([]value, len(p.stack)-base)
+	copy(list, p.stack[base:])
+	clear(p.stack[base:]) // let the collector have what they point to
+	p.stack = p.stack[:base]
+	return list
+}
+
 // number scans a number by the JSON grammar and keeps its text.
-func (p *jsonParser) number(v *value) error {
+func (p *jsonParser) number() (value, error) {
 	start := p.pos
 	s := p.src
 	i := p.pos
@@ -273,20 +299,20 @@ func (p *jsonParser) number(v *value) error {
 	switch {
 	case i >= len(s):
 		p.pos = i
-		return p.eof()
+		return value{}, p.eof()
 	case s[i] == '0':
 		i++
 	case s[i] >= '1' && s[i] <= '9':
 		digits()
 	default:
 		p.pos = i
-		return p.unexpected("in numeric literal")
+		return value{}, p.unexpected("in numeric literal")
 	}
 	if i < len(s) && s[i] == '.' {
 		i++
 		if digits() == 0 {
 			p.pos = i
-			return p.unexpected("after decimal point in numeric literal")
+			return value{}, p.unexpected("after decimal point in numeric literal")
 		}
 	}
 	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
@@ -296,12 +322,11 @@ func (p *jsonParser) number(v *value) error {
 		}
 		if digits() == 0 {
 			p.pos = i
-			return p.unexpected("in exponent of numeric literal")
+			return value{}, p.unexpected("in exponent of numeric literal")
 		}
 	}
 	p.pos = i
-	*v = value{kind: textKind, str: s[start:i]}
-	return nil
+	return value{kind: textKind, str: s[start:i]}, nil
 }
 
 // string scans a string and returns its value.

@@ -108,8 +108,8 @@ func (o objective) toMargin(name string, bs float32) (float32, error) {
 // logf is the single-precision natural logarithm of glibc (2.28 and later)
 // on which XGBoost's Linux builds compute base margins: the table-driven
 // algorithm of Arm's optimized-routines (MIT licence), whose result is not
-// always the correctly rounded one (float32(math.Log(x)) differs in about one
-// value of base_score in 5,000). Its table and polynomial are reproduced
+// always the correctly rounded one (float32(math.Log(x)) differs for about
+// one float32 in 5,000). Its table and polynomial are reproduced
 // here, each product rounded on its own: the fused variant that glibc picks
 // on CPUs with FMA gives the same bits (checked on every seventh float32).
 //

@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -32,6 +33,14 @@ type parityCase struct {
 	margins [][]float32 // XGBoost's predict(output_margin=True)
 	preds   [][]float32 // XGBoost's predict(); class ids for multi:softmax
 	classes bool        // preds holds class ids
+	// bounds holds, per row and output, a bound on the rounding error of
+	// XGBoost's float32 sum: 2^-24 times the sum of the magnitudes of its
+	// partial sums. A float64 margin may differ from XGBoost's by that much.
+	bounds [][]float64
+	// sums64 holds, per row and output, the leaves of the trees walked in
+	// float32 (the same walk) summed in float64: what a float64 interpreter
+	// must compute, bit for bit.
+	sums64 [][]float64
 }
 
 // caseDirs lists the folders holding a model.json: the shared fixtures
@@ -63,7 +72,7 @@ func caseDirs(t *testing.T) []string {
 // loadCase reads a case folder; model is the model file to import.
 func loadCase(t *testing.T, dir, model string) *parityCase {
 	t.Helper()
-	m, err := Load(filepath.Join(dir, model))
+	m, err := Load(model)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +95,60 @@ func loadCase(t *testing.T, dir, model string) *parityCase {
 	if len(c.margins) != len(c.inputs) || len(c.preds) != len(c.inputs) {
 		t.Fatalf("%s: %d input rows, %d margin rows, %d prediction rows", dir, len(c.inputs), len(c.margins), len(c.preds))
 	}
+	c.bounds = make([][]float64, len(c.inputs))
+	c.sums64 = make([][]float64, len(c.inputs))
+	for i, row := range c.inputs {
+		c.bounds[i], c.sums64[i] = sum32(m, row, nil)
+	}
 	return c
+}
+
+// sum32 evaluates m on row as XGBoost does, independently of the
+// interpreter: the axis-aligned and categorical trees of an import walked in
+// float32, their leaves added to the float32 base margin in tree order. It
+// stores the margins in margins if it is not nil, and returns for each
+// output the bound of the rounding error of that sum and the same sum in
+// float64.
+func sum32(m *ir.Model, row []float64, margins []float32) (bound, sum64 []float64) {
+	x := make([]float32, len(row))
+	for j, v := range row {
+		x[j] = float32(v)
+	}
+	acc := make([]float32, m.NumOutputs)
+	bound = make([]float64, m.NumOutputs)
+	sum64 = make([]float64, m.NumOutputs)
+	for k := range acc {
+		acc[k] = float32(m.Base(k))
+		sum64[k] = m.Base(k)
+	}
+	for _, tree := range m.Trees {
+		n := &tree.Nodes[0]
+		for n.IsSplit() {
+			v := x[n.Feature]
+			var left bool
+			switch {
+			case v != v:
+				left = n.DefaultLeft
+			case n.Kind == ir.Axis:
+				left = v < float32(n.Threshold)
+			case n.Kind == ir.Categorical:
+				left = v > -1 && v < 1<<31 && slices.Contains(n.Categories, int(v))
+			default:
+				panic("not an import of XGBoost: " + string(n.Kind))
+			}
+			if left {
+				n = &tree.Nodes[n.Left]
+			} else {
+				n = &tree.Nodes[n.Right]
+			}
+		}
+		k := tree.Output
+		acc[k] += float32(n.Value[0])
+		sum64[k] += n.Value[0]
+		bound[k] += math.Abs(float64(acc[k])) * 0x1p-24
+	}
+	copy(margins, acc)
+	return bound, sum64
 }
 
 // readCSV reads a CSV file of numbers; an empty cell is NaN. With width >= 0
@@ -146,10 +208,30 @@ func float32Rows(rows [][]float64, _ []string) [][]float32 {
 	return out
 }
 
-// near reports whether got is within 1e-6 of want, relative to |want| when
-// |want| > 1.
-func near(got, want float64) bool {
-	return math.Abs(got-want) <= 1e-6*math.Max(1, math.Abs(want))
+// marginTol is how far a float64 margin may be from XGBoost's float32 one:
+// 1e-6, relative to |want| when |want| > 1, or the rounding error bound of
+// XGBoost's float32 sum if that is larger (it is, with hundreds of trees).
+func (c *parityCase) marginTol(i, k int) float64 {
+	want := math.Abs(float64(c.margins[i][k]))
+	return math.Max(1e-6*math.Max(1, want), c.bounds[i][k])
+}
+
+func (c *parityCase) nearMargin(i, k int, got float64) bool {
+	return math.Abs(got-float64(c.margins[i][k])) <= c.marginTol(i, k)
+}
+
+// nearPred reports whether a prediction is within 1e-6 of XGBoost's
+// (relative to |want| when |want| > 1), or within what the margins' rounding
+// error bound allows after the link: sigmoid and softmax at most double it,
+// exp scales it by the prediction.
+func (c *parityCase) nearPred(i, k int, got float64) bool {
+	want := float64(c.preds[i][k])
+	bound := 0.0
+	for _, b := range c.bounds[i] {
+		bound = math.Max(bound, b)
+	}
+	tol := math.Max(1e-6, 2*bound) * math.Max(1, math.Abs(want))
+	return math.Abs(got-want) <= tol
 }
 
 func bits32(f float32) string { return fmt.Sprintf("%v (%08x)", f, math.Float32bits(f)) }
@@ -189,12 +271,21 @@ func checkInterpreter(t *testing.T, c *parityCase) {
 				report("%s: row %d: float32 margin[%d] = %s, XGBoost %s", c.name, i, k, bits32(v), bits32(c.margins[i][k]))
 			}
 		}
+		sum32(m, row, out32)
+		for k, v := range out32 {
+			if math.Float32bits(v) != math.Float32bits(c.margins[i][k]) {
+				report("%s: row %d: float32 margin[%d] of the tests' own evaluator = %s, XGBoost %s", c.name, i, k, bits32(v), bits32(c.margins[i][k]))
+			}
+		}
 		if err := p64.PredictMargin(row, out64); err != nil {
 			t.Fatal(err)
 		}
 		for k, v := range out64 {
-			if !near(v, float64(c.margins[i][k])) {
-				report("%s: row %d: float64 margin[%d] = %v, XGBoost %v", c.name, i, k, v, c.margins[i][k])
+			if !c.nearMargin(i, k, v) {
+				report("%s: row %d: float64 margin[%d] = %v, XGBoost %v (tolerance %.3g)", c.name, i, k, v, c.margins[i][k], c.marginTol(i, k))
+			}
+			if math.Float64bits(v) != math.Float64bits(c.sums64[i][k]) {
+				report("%s: row %d: float64 margin[%d] = %v, the tests' own evaluator %v", c.name, i, k, v, c.sums64[i][k])
 			}
 		}
 		if c.classes {
@@ -215,10 +306,10 @@ func checkInterpreter(t *testing.T, c *parityCase) {
 		}
 		for k := range out64 {
 			want := float64(c.preds[i][k])
-			if !near(out64[k], want) {
+			if !c.nearPred(i, k, out64[k]) {
 				report("%s: row %d: float64 prediction[%d] = %v, XGBoost %v", c.name, i, k, out64[k], want)
 			}
-			if !near(float64(out32[k]), want) {
+			if !c.nearPred(i, k, float64(out32[k])) {
 				report("%s: row %d: float32 prediction[%d] = %v, XGBoost %v", c.name, i, k, out32[k], want)
 			}
 		}
@@ -249,7 +340,7 @@ func checkGenerated(t *testing.T, c *parityCase) {
 		for i := range c.inputs {
 			for k, v := range res.Margins[i] {
 				want := c.margins[i][k]
-				ok := near(v, float64(want))
+				ok := c.nearMargin(i, k, v) && math.Float64bits(v) == math.Float64bits(c.sums64[i][k])
 				if prec == codegen.Float32 {
 					ok = math.Float32bits(float32(v)) == math.Float32bits(want) && float64(float32(v)) == v
 				}
@@ -277,7 +368,8 @@ func checkGenerated(t *testing.T, c *parityCase) {
 func TestParity(t *testing.T) {
 	for _, dir := range caseDirs(t) {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
-			c := loadCase(t, dir, "model.json")
+			t.Parallel()
+			c := loadCase(t, dir, filepath.Join(dir, "model.json"))
 			checkInterpreter(t, c)
 			if testing.Short() {
 				t.Log("generated code not checked in -short mode")
@@ -300,7 +392,7 @@ func TestUBJSON(t *testing.T) {
 		n++
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			sameIR(t, filepath.Join(dir, "model.json"), ubj)
-			c := loadCase(t, dir, "model.ubj")
+			c := loadCase(t, dir, ubj)
 			checkInterpreter(t, c)
 		})
 	}

@@ -12,9 +12,13 @@ import (
 // v >= 2^24 (or v < 0) left as an invalid category, whatever the split's set.
 const maxCategory = 1 << 24
 
-// maxTreeNodes bounds the size of one converted tree (categorical splits
-// that hold category 0 duplicate a subtree).
-const maxTreeNodes = 1 << 20
+// A categorical split that holds category 0 copies a subtree (see emit).
+// The converted tree may have at most expansion times as many nodes as the
+// XGBoost tree, and at most maxTreeNodes.
+const (
+	expansion    = 64
+	maxTreeNodes = 1 << 20
+)
 
 // xtree is one XGBoost tree: parallel arrays indexed by node.
 type xtree struct {
@@ -271,8 +275,8 @@ func (x *xtree) emit(i, depth int) (int, error) {
 			return 0, errorf(x.path, "deeper than %d levels once its categorical splits are expanded, the IR's limit", ir.MaxDepth)
 		}
 	}
-	if len(x.out) >= maxTreeNodes {
-		return 0, errorf(x.path, "more than %d nodes once its categorical splits are expanded", maxTreeNodes)
+	if limit := min(expansion*x.n, maxTreeNodes); len(x.out) >= limit {
+		return 0, errorf(x.path, "more than %d nodes once its categorical splits that hold category 0 are expanded (each copies a subtree), %d times the %d nodes of the XGBoost tree", limit, expansion, x.n)
 	}
 	at := len(x.out)
 	if x.left[i] == -1 {

@@ -15,11 +15,15 @@ type ubjsonParser struct {
 	data  []byte
 	pos   int
 	depth int
+	// free is how many more elements without payload ($Z, $T, $F) the
+	// document may hold: they take no room, so the input's size does not
+	// bound their number.
+	free int64
 }
 
 // parseUBJSON parses one UBJSON document.
 func parseUBJSON(data []byte) (*value, error) {
-	p := &ubjsonParser{data: data}
+	p := &ubjsonParser{data: data, free: int64(len(data)) + 1<<16}
 	var v value
 	if err := p.value(&v, p.marker()); err != nil {
 		return nil, err
@@ -119,8 +123,13 @@ func (p *ubjsonParser) length(what string, min int) (int, error) {
 		return 0, p.fail(at, "negative %s %d", what, n)
 	}
 	rest := int64(len(p.data) - p.pos)
-	if min > 0 && n > rest/int64(min) || min == 0 && n > rest {
-		return 0, p.fail(at, "%s %d exceeds the %d bytes left in the input (truncated file?)", what, n, rest)
+	if min == 0 {
+		if n > p.free {
+			return 0, p.fail(at, "%s %d: too many elements without payload for a document of %d bytes", what, n, len(p.data))
+		}
+		p.free -= n
+	} else if n > rest/int64(min) {
+		return 0, p.fail(at, "%s %d: the %d bytes left in the input cannot hold that many (truncated file?)", what, n, rest)
 	}
 	return int(n), nil
 }
@@ -255,8 +264,11 @@ func (p *ubjsonParser) array(v *value) error {
 	}
 	*v = value{kind: arrayKind}
 	if count >= 0 {
-		v.list = make([]value, count)
-		for i := range v.list {
+		// The count is checked against the bytes left, but nested
+		// containers may each claim them: grow as elements arrive.
+		v.list = make([]value, 0, min(count, 1024))
+		for i := 0; i < count; i++ {
+			v.list = append(v.list, value{})
 			if err := p.element(&v.list[i], elem); err != nil {
 				return err
 			}
@@ -331,6 +343,9 @@ func (p *ubjsonParser) object(v *value) error {
 // isNumber reports whether s is a number by the JSON grammar.
 func isNumber(s string) bool {
 	p := &jsonParser{src: s}
-	var v value
-	return s != "" && p.number(&v) == nil && p.pos == len(s)
+	if s == "" || !(s[0] == '-' || s[0] >= '0' && s[0] <= '9') {
+		return false
+	}
+	_, err := p.number()
+	return err == nil && p.pos == len(s)
 }

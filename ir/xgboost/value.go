@@ -195,7 +195,8 @@ func ints(v *value, path string) ([]int64, error) {
 	}
 	out := make([]int64, len(list))
 	for i := range list {
-		if out[i], err = integer(&list[i], fmt.Sprintf("%s[%d]", path, i), false); err != nil {
+		if out[i], err = integer(&list[i], "", false); err != nil {
+			_, err = integer(&list[i], fmt.Sprintf("%s[%d]", path, i), false) // the path, only now
 			return nil, err
 		}
 	}
@@ -211,7 +212,8 @@ func float32s(v *value, path string) ([]float32, error) {
 	}
 	out := make([]float32, len(list))
 	for i := range list {
-		if out[i], err = float32Of(&list[i], fmt.Sprintf("%s[%d]", path, i), false); err != nil {
+		if out[i], err = float32Of(&list[i], "", false); err != nil {
+			_, err = float32Of(&list[i], fmt.Sprintf("%s[%d]", path, i), false)
 			return nil, err
 		}
 	}
@@ -232,7 +234,7 @@ func bools(v *value, path string) ([]bool, error) {
 			out[i] = e.num == 1
 			continue
 		}
-		n, err := integer(e, fmt.Sprintf("%s[%d]", path, i), false)
+		n, err := integer(e, "", false)
 		if err != nil || (n != 0 && n != 1) {
 			return nil, errorf(fmt.Sprintf("%s[%d]", path, i), "want a boolean (true, false, 1 or 0), got %s", describe(e))
 		}

@@ -1,6 +1,7 @@
 package xgboost
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"math"
@@ -59,11 +60,11 @@ func parse(data []byte) (*value, error) {
 	if isUBJSON(data) {
 		return parseUBJSON(data)
 	}
-	text := strings.TrimLeft(strings.TrimPrefix(string(data[:min(len(data), 64)]), "\ufeff"), " \t\r\n")
+	text := bytes.TrimLeft(bytes.TrimPrefix(data, []byte("\ufeff")), " \t\r\n")
 	switch {
-	case len(strings.TrimSpace(string(data))) == 0:
+	case len(text) == 0:
 		return nil, errors.New("empty file: not an XGBoost model")
-	case text != "" && strings.IndexByte("{[\"-0123456789tfnNI", text[0]) < 0:
+	case strings.IndexByte("{[\"-0123456789tfnNI", text[0]) < 0:
 		return nil, fmt.Errorf("not an XGBoost model in JSON or UBJSON: the file starts with byte 0x%02x; XGBoost's legacy binary format is not supported (save the model with save_model(\"model.json\") or \"model.ubj\")", text[0])
 	}
 	return parseJSON(data)
@@ -73,7 +74,6 @@ func parse(data []byte) (*value, error) {
 type converter struct {
 	version    []int64 // XGBoost's version that saved the model, if known
 	numFeature int
-	numOutputs int
 	dart       bool
 	weights    []float32 // dart: weight_drop, one per tree
 }
@@ -111,6 +111,24 @@ func convert(root *value) (*ir.Model, error) {
 		params["version"] = strings.Join(parts, ".")
 	}
 
+	// The booster first: a linear model is refused whatever else it holds.
+	gb := learner.field("gradient_booster")
+	if err := object(gb, "gradient_booster"); err != nil {
+		return nil, err
+	}
+	booster, err := str(gb.field("name"), "gradient_booster.name")
+	if err != nil {
+		return nil, err
+	}
+	switch booster {
+	case "gbtree", "dart":
+	case "gblinear":
+		return nil, errors.New("gblinear models are not tree models: treegen imports the gbtree and dart boosters")
+	default:
+		return nil, errorf("gradient_booster.name", "unknown booster %q (want gbtree or dart)", booster)
+	}
+	params["booster"] = booster
+
 	// The objective and the outputs.
 	objv := learner.field("objective")
 	if err := object(objv, "objective"); err != nil {
@@ -134,7 +152,7 @@ func convert(root *value) (*ir.Model, error) {
 		return nil, err
 	}
 	if numFeature < 1 || numFeature > math.MaxInt32 {
-		return nil, errorf("learner_model_param.num_feature", "must be at least 1, got %d", numFeature)
+		return nil, errorf("learner_model_param.num_feature", "must be in 1..%d, got %d", math.MaxInt32, numFeature)
 	}
 	c.numFeature = int(numFeature)
 	numClass, err := param(mp, "learner_model_param", "num_class", 0)
@@ -180,7 +198,6 @@ func convert(root *value) (*ir.Model, error) {
 			m.ClassNames = []string{"0", "1"}
 		}
 	}
-	c.numOutputs = m.NumOutputs
 
 	// The base margin.
 	bsv := mp.field("base_score")
@@ -217,22 +234,10 @@ func convert(root *value) (*ir.Model, error) {
 		}
 	}
 
-	// The booster.
-	gb := learner.field("gradient_booster")
-	if err := object(gb, "gradient_booster"); err != nil {
-		return nil, err
-	}
-	booster, err := str(gb.field("name"), "gradient_booster.name")
-	if err != nil {
-		return nil, err
-	}
-	params["booster"] = booster
-	var model *value
+	// The trees.
+	model := gb.field("model")
 	modelPath := "gradient_booster.model"
-	switch booster {
-	case "gbtree":
-		model = gb.field("model")
-	case "dart":
+	if booster == "dart" {
 		inner := gb.field("gbtree")
 		if err := object(inner, "gradient_booster.gbtree"); err != nil {
 			return nil, err
@@ -243,10 +248,6 @@ func convert(root *value) (*ir.Model, error) {
 			return nil, err
 		}
 		c.dart = true
-	case "gblinear":
-		return nil, errors.New("gblinear models are not tree models: treegen imports the gbtree and dart boosters")
-	default:
-		return nil, errorf("gradient_booster.name", "unknown booster %q (want gbtree or dart)", booster)
 	}
 	if err := object(model, modelPath); err != nil {
 		return nil, err

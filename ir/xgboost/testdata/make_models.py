@@ -17,10 +17,11 @@ model, a folder models/NAME with
     pred.csv      XGBoost's predict(), float32 as %.9g (class ids for multi:softmax)
     README.md     what the model is
 
-and ubj/FIXTURE.ubj, UBJSON copies of some shared fixtures, plus the hand
-derived schema variants in schema/ (see schema_variants below). The output
-is deterministic: running the script again rewrites the same files. CI has
-neither python nor xgboost: the produced files are committed.
+and ubj/FIXTURE.ubj, UBJSON copies of some shared fixtures; the schema
+variants in schema/ (see schema_variants); base_margins.csv (see
+base_margins); tiny.ubj, XGBoost's UBJSON of the handwritten tiny.json. The
+output is deterministic: running the script again rewrites the same files.
+CI has neither python nor xgboost: the produced files are committed.
 """
 
 import csv
@@ -190,6 +191,9 @@ def main():
     categorical()
     fixture_ubj()
     schema_variants()
+    base_margins()
+    tiny = xgb.Booster(model_file=os.path.join(HERE, "tiny.json"))  # written by hand
+    tiny.save_model(os.path.join(HERE, "tiny.ubj"))
 
 
 def categorical():
@@ -302,6 +306,48 @@ def schema_variants():
     for t in model["trees"]:
         t["default_left"] = [bool(v) for v in t["default_left"]]
     save("v3_both.json", m)
+
+
+def base_margins():
+    """XGBoost's base margin for many values of base_score: base_margins.csv.
+
+    For binary:logistic it is -logf(1/base_score - 1), for count:poisson
+    logf(base_score), in float32 with glibc's logf, which is not always
+    correctly rounded: the values where it differs from the correctly
+    rounded logarithm are all kept, with as many ordinary ones. XGBoost
+    computes each margin from a model whose base_score is edited; its one
+    tree adds 0 (eta = 0).
+    """
+    import ctypes
+    libm = ctypes.CDLL("libm.so.6")
+    libm.logf.restype = ctypes.c_float
+    libm.logf.argtypes = [ctypes.c_float]
+    rng = np.random.default_rng(41)
+    X = rng.normal(size=(4, 3)).astype(np.float32)
+    y = (X[:, 0] > 0).astype(np.float32)
+    out = ["objective,base_score,margin"]
+    for obj, arg, draw in [
+        ("binary:logistic", lambda b: np.float32(1) / b - np.float32(1),
+         lambda n: np.concatenate([rng.uniform(0, 1, n), rng.uniform(0.45, 0.55, n),
+                                   np.exp(rng.uniform(-80, 0, n))])),
+        ("count:poisson", lambda b: b, lambda n: np.exp(rng.uniform(-80, 80, n))),
+    ]:
+        cands = [v for v in draw(40000).astype(np.float32) if v > 0 and (obj != "binary:logistic" or v < 1)]
+        odd = [v for v in cands if np.float32(libm.logf(arg(v))) != np.float32(np.log(np.float64(arg(v))))]
+        vals = odd + cands[:max(len(odd), 300)]
+        b = xgb.train({"objective": obj, "eta": 0.0, "max_depth": 1, "base_score": 0.5},
+                      xgb.DMatrix(X, label=y + (obj != "binary:logistic")), 1)
+        cfg = json.loads(b.save_raw("json").decode())
+        for v in vals:
+            s = np.format_float_scientific(v, unique=True, trim="-")
+            mant, exp = s.split("e")
+            s = "%sE%d" % (mant, int(exp))  # as XGBoost writes it
+            cfg["learner"]["learner_model_param"]["base_score"] = s
+            bb = xgb.Booster(model_file=bytearray(json.dumps(cfg).encode()))
+            m = bb.predict(xgb.DMatrix(X[:1]), output_margin=True)[0]
+            out.append("%s,%s,%s" % (obj, s, g9(m)))
+    with open(os.path.join(HERE, "base_margins.csv"), "w") as f:
+        f.write("\n".join(out) + "\n")
 
 
 if __name__ == "__main__":
