@@ -9,6 +9,11 @@ import (
 
 // binned is the training matrix quantised once, before the first tree.
 //
+// The bins are stored column-major in groups of four features: the bin of
+// row r in feature f is byte f%4 of packed[(f/4)*n+r]. One load then gives
+// a row's bins in four features, which the histogram builder adds up
+// together.
+//
 // Feature f has the strictly increasing edges edges[f] (finite or ±Inf, no
 // NaN, no -0) and nb[f] = len(edges[f])+1 value bins: a present value v is
 // in bin #{e in edges[f] : e <= v}, so bin b holds the values in
@@ -17,32 +22,60 @@ import (
 // x < edges[f][b] for every present value, at training and at prediction
 // time.
 type binned struct {
-	n, p  int
-	bins  []uint8     // column-major: bins[f*n+r] is the bin of row r in feature f
-	edges [][]float64 // per feature
-	nb    []int       // value bins per feature
-	off   []int       // per feature, its first histogram slot; it has nb[f]+1 slots (the last for NaN)
-	slots int         // histogram slots of all features
-	// posInf[f]: some training value of f is +Inf, so that no threshold
-	// sends every present value left.
-	posInf []bool
+	n, p   int
+	packed []uint32    // groups of four byte columns; see bin
+	edges  [][]float64 // per feature
+	nb     []int       // value bins per feature
+	off    []int       // per feature, its first histogram slot; it has nb[f]+1 slots (the last for NaN)
+	slots  int         // histogram slots of all features
+	// posInf[f] (negInf[f]): some training value of f is +Inf (-Inf), so
+	// that no threshold sends every present value left (right).
+	posInf, negInf []bool
+	min            []float64 // the smallest present training value of f
+}
+
+// threshold returns the IR test of the split "present bins 0..bin of
+// feature f left": x < threshold, or x <= threshold when lessEqual. Every
+// present training value takes the same branch by the test as by its bin.
+//
+//   - 0 <= bin < nb-1: x < edges[bin], or x <= MaxFloat64 if that edge is
+//     +Inf;
+//   - bin == nb-1 (every present value left; f has no +Inf): x <= MaxFloat64;
+//   - bin == -1 (every present value right; f has no -Inf): x < min, the
+//     smallest value, or x < MaxFloat64 if that is +Inf.
+func (b *binned) threshold(f, bin int) (threshold float64, lessEqual bool) {
+	e := b.edges[f]
+	switch {
+	case bin == -1:
+		if math.IsInf(b.min[f], 1) {
+			return math.MaxFloat64, false
+		}
+		return b.min[f], false
+	case bin < len(e) && !math.IsInf(e[bin], 1):
+		return e[bin], false
+	default:
+		return math.MaxFloat64, true
+	}
 }
 
 // newBinned quantises the features of d into at most maxBins bins each
 // (255 for a feature with missing values), using up to threads goroutines.
 func newBinned(d *data.Dataset, maxBins, threads int) *binned {
 	n, p := d.Rows, d.Cols
+	groups := (p + 3) / 4
 	b := &binned{
 		n: n, p: p,
-		bins:   make([]uint8, n*p),
+		packed: make([]uint32, n*groups),
 		edges:  make([][]float64, p),
 		nb:     make([]int, p),
 		off:    make([]int, p),
 		posInf: make([]bool, p),
+		negInf: make([]bool, p),
+		min:    make([]float64, p),
 	}
-	parallel(p, threads, func(_, lo, hi int) {
+	parallelFor(groups, threads, func(group int) {
 		vals := make([]float64, 0, n)
-		for f := lo; f < hi; f++ {
+		for f := 4 * group; f < min(4*group+4, p); f++ {
 			vals = vals[:0]
 			for r := range n {
 				if v := d.X[r*p+f]; v == v {
@@ -56,16 +89,21 @@ func newBinned(d *data.Dataset, maxBins, threads int) *binned {
 			e := quantileEdges(vals, limit)
 			b.edges[f] = e
 			b.nb[f] = len(e) + 1
-			b.posInf[f] = len(vals) > 0 && math.IsInf(vals[len(vals)-1], 1)
-			col := b.bins[f*n : (f+1)*n]
-			nan := uint8(len(e) + 1)
+			if len(vals) > 0 {
+				b.posInf[f] = math.IsInf(vals[len(vals)-1], 1)
+				b.negInf[f] = math.IsInf(vals[0], -1)
+				b.min[f] = vals[0]
+			}
+			words := b.packed[(f/4)*n : (f/4+1)*n]
+			shift := 8 * uint(f%4)
+			nan := uint32(len(e) + 1)
 			for r := range n {
 				v := d.X[r*p+f]
-				if v != v {
-					col[r] = nan
-				} else {
-					col[r] = uint8(binOf(e, v))
+				bin := nan
+				if v == v {
+					bin = uint32(binOf(e, v))
 				}
+				words[r] |= bin << shift
 			}
 		}
 	})
@@ -76,11 +114,12 @@ func newBinned(d *data.Dataset, maxBins, threads int) *binned {
 	return b
 }
 
-// quantileEdges sorts vals and returns the edges of at most limit bins:
-// with at most limit distinct values, every distinct value above the
-// smallest (one bin per value); otherwise the distinct values among the
-// quantiles vals[⌊k·m/limit⌋], k = 1..limit-1, of the m sorted values,
-// again without the smallest value (which would leave bin 0 empty).
+// quantileEdges sorts vals and returns the edges of at most limit bins.
+// With at most limit distinct values, the edges are every distinct value
+// above the smallest (one bin per value). Otherwise edge k, for k = 1 ..
+// limit-1, is the quantile vals[⌊k·m/limit⌋] of the m sorted values or, when
+// that is not above the previous edge (or the smallest value) because of
+// ties, the next distinct value; the edges stop when the values run out.
 func quantileEdges(vals []float64, limit int) []float64 {
 	slices.Sort(vals)
 	m := len(vals)
@@ -104,13 +143,25 @@ func quantileEdges(vals []float64, limit int) []float64 {
 		return edges
 	}
 	edges = make([]float64, 0, limit-1)
-	for k := 1; k < limit; k++ {
-		v := vals[int(int64(k)*int64(m)/int64(limit))]
-		if v > vals[0] && (len(edges) == 0 || v > edges[len(edges)-1]) {
-			edges = append(edges, v)
+	// next is the index of the first value above the last edge (or above
+	// the smallest value).
+	next := 1
+	for next < m && vals[next] == vals[0] {
+		next++
+	}
+	for k := 1; k < limit && next < m; k++ {
+		q := max(int(int64(k)*int64(m)/int64(limit)), next)
+		v := vals[q]
+		edges = append(edges, v)
+		for next = q + 1; next < m && vals[next] == v; next++ {
 		}
 	}
 	return edges
+}
+
+// bin returns the bin of training row r in feature f.
+func (b *binned) bin(f, r int) int {
+	return int(b.packed[(f/4)*b.n+r] >> (8 * uint(f%4)) & 0xff)
 }
 
 // binOf returns the bin of the present value v: the number of edges <= v.

@@ -130,7 +130,9 @@ func boost(train, valid *data.Dataset, opts Options) (*result, error) {
 	var trees []ir.Tree
 	grown := 0
 	for round := 1; round <= s.rounds; round++ {
-		parallel(n, gradThreads, func(_, lo, hi int) { tgt.gradients(margins, grads, lo, hi) })
+		parallelFor((n+gradBlock-1)/gradBlock, gradThreads, func(b int) {
+			tgt.gradients(margins, grads, b*gradBlock, min((b+1)*gradBlock, n))
+		})
 		if inSample != nil {
 			clear(inSample)
 			choose(rng, n, sampled, func(i, r int) {
@@ -209,6 +211,9 @@ func boost(train, valid *data.Dataset, opts Options) (*result, error) {
 	return &result{model: m, margins: margins, grown: grown}, nil
 }
 
+// gradBlock is the number of rows of a unit of work of the gradients.
+const gradBlock = 4096
+
 // choose draws k of the integers 0..n-1 without replacement, uniformly, and
 // calls yield(i, v) for the i-th of them in increasing order (selection
 // sampling: v is taken with probability (k - taken) / (n - v)).
@@ -227,7 +232,7 @@ func leafByBins(nodes []tnode, bm *binned, r int) int {
 	i := 0
 	for !nodes[i].leaf {
 		nd := &nodes[i]
-		b := int(bm.bins[nd.feature*bm.n+r])
+		b := bm.bin(nd.feature, r)
 		if b <= nd.bin || (nd.nanLeft && b == bm.nb[nd.feature]) {
 			i = nd.left
 		} else {

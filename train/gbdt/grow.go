@@ -7,15 +7,20 @@ import (
 )
 
 // histBudget is the memory, in bytes, that the histograms of one grower
-// may hold at once. Beyond it a node's histogram is not kept for its
-// children, which then build both of their histograms from their rows
-// instead of one (the subtraction trick needs the parent's).
-const histBudget = 256 << 20
+// may hold at once (but at least 6 histograms). Beyond it a node's
+// histogram is not kept for its children, which then build both of their
+// histograms from their rows instead of one (the subtraction trick needs
+// the parent's). A variable for tests.
+var histBudget = 256 << 20
 
 // minRelGain is the smallest loss reduction of a split relative to the
 // children's score sL+sR: below it the reduction is rounding noise, and the
 // split is not made.
 const minRelGain = 1e-10
+
+// minParallelWork is the work (rows times features, plus histogram slots)
+// below which a phase runs on one goroutine.
+var minParallelWork = 1 << 15
 
 // cell is one histogram slot: the sums of the gradients and hessians of the
 // node's rows in one bin, and their number.
@@ -28,7 +33,8 @@ type cell struct {
 type split struct {
 	feature int // -1: none
 	// bin: the present values in bins 0..bin go left. bin == nb-1 sends
-	// every present value left and the missing ones right.
+	// every present value left (the missing ones go right), bin == -1
+	// every present value right (the missing ones go left).
 	bin     int
 	nanLeft bool    // the missing values go left
 	missing int     // rows of the node missing the feature
@@ -48,6 +54,7 @@ type nodeState struct {
 	hist   []cell // nil unless held
 	best   split
 	gain   float64 // loss reduction of best, minus Gamma (valid splits only)
+	nLeft  int     // rows that best sends left (set by partition)
 }
 
 func (st *nodeState) n() int { return st.hi - st.lo }
@@ -81,15 +88,24 @@ type grower struct {
 
 	nodes []tnode
 
+	// states hands out the nodeStates of the current tree from blocks
+	// that are reused from tree to tree.
+	states    [][]nodeState
+	nextState int
+
 	free    [][]cell // histogram buffers not in use
 	inUse   int
 	maxHist int // buffers that may exist at once (at least 6)
+
+	// Scratch of growDepthwise.
+	level, next, batch, children []*nodeState
 
 	// Scratch of phase.
 	builds  []buildJob
 	subs    []subJob
 	evals   []*nodeState
-	results [][]split // per worker, per eval
+	units   [][]int   // the features of the current tree by group of four: the units of work of phase
+	results [][]split // per unit, per eval
 	temps   [][]cell
 }
 
@@ -111,8 +127,21 @@ func newGrower(s *settings, bm *binned) *grower {
 		ord:  make([]gradPair, bm.n),
 	}
 	g.maxHist = max(histBudget/(24*max(bm.slots, 1)), 6)
-	g.results = make([][]split, s.threads)
 	return g
+}
+
+// newState returns a nodeState, zero but for best (noSplit), that lives
+// until the next tree.
+func (g *grower) newState() *nodeState {
+	const block = 256
+	b, i := g.nextState/block, g.nextState%block
+	if b == len(g.states) {
+		g.states = append(g.states, make([]nodeState, block))
+	}
+	g.nextState++
+	st := &g.states[b][i]
+	*st = nodeState{best: noSplit}
+	return st
 }
 
 func (g *grower) alloc() []cell {
@@ -144,12 +173,38 @@ func (g *grower) keepLimit() int { return (g.maxHist - 2) / 2 }
 // features.
 func (g *grower) grow(grad []gradPair, m int, features []int) ([]tnode, error) {
 	g.grad, g.features = grad, features
-	g.nodes = g.nodes[:0]
-	root := &nodeState{lo: 0, hi: m}
-	for _, r := range g.rows[:m] {
-		root.g += grad[r].g
-		root.h += grad[r].h
+	g.units = g.units[:0]
+	for i := 0; i < len(features); {
+		k := i + 1
+		for k < len(features) && features[k]/4 == features[i]/4 {
+			k++
+		}
+		g.units = append(g.units, features[i:k])
+		i = k
 	}
+	for len(g.results) < len(g.units) {
+		g.results = append(g.results, nil)
+	}
+	g.nodes = g.nodes[:0]
+	g.nextState = 0
+	root := g.newState()
+	root.lo, root.hi = 0, m
+	// Four partial sums, for speed; the order of the additions is fixed.
+	var gs, hs [4]float64
+	rows := g.rows[:m]
+	i := 0
+	for ; i+4 <= m; i += 4 {
+		for j := range 4 {
+			gs[j] += grad[rows[i+j]].g
+			hs[j] += grad[rows[i+j]].h
+		}
+	}
+	for ; i < m; i++ {
+		gs[0] += grad[rows[i]].g
+		hs[0] += grad[rows[i]].h
+	}
+	root.g = (gs[0] + gs[1]) + (gs[2] + gs[3])
+	root.h = (hs[0] + hs[1]) + (hs[2] + hs[3])
 	g.nodes = append(g.nodes, g.leaf(root))
 	if g.splittable(root) {
 		root.hist = g.alloc()
@@ -186,13 +241,13 @@ func (g *grower) splittable(st *nodeState) bool {
 }
 
 func (g *grower) growDepthwise(root *nodeState) error {
-	level := []*nodeState{}
+	level, next, batch, children := g.level[:0], g.next[:0], g.batch[:0], g.children[:0]
+	defer func() { g.level, g.next, g.batch, g.children = level, next, batch, children }()
 	if root.best.feature >= 0 {
 		level = append(level, root)
 	} else {
 		g.release(root)
 	}
-	var next, batch, children []*nodeState
 	for len(level) > 0 {
 		next = next[:0]
 		kept := 0
@@ -212,6 +267,7 @@ func (g *grower) growDepthwise(root *nodeState) error {
 				need += k
 				batch = append(batch, p)
 			}
+			g.partitionAll(batch)
 			for _, p := range batch {
 				l, r, err := g.split(p)
 				if err != nil {
@@ -239,16 +295,31 @@ func (g *grower) growDepthwise(root *nodeState) error {
 	return nil
 }
 
-// split applies the best split of p: it partitions p's rows, turns p's
-// node into a split and appends its two children as leaves.
-func (g *grower) split(p *nodeState) (left, right *nodeState, err error) {
+// partitionAll partitions the rows of the nodes ps by their best splits,
+// spreading the nodes over the goroutines when they have many rows.
+func (g *grower) partitionAll(ps []*nodeState) {
+	rows := 0
+	for _, p := range ps {
+		rows += p.n()
+	}
+	threads := g.s.threads
+	if rows < minParallelWork {
+		threads = 1
+	}
+	parallelFor(len(ps), threads, func(i int) { g.partition(ps[i]) })
+}
+
+// partition reorders p's rows stably, those that its best split sends left
+// first, and sets p.nLeft to their number.
+func (g *grower) partition(p *nodeState) {
 	sp := &p.best
 	f := sp.feature
 	n := g.bm.n
-	col := g.bm.bins[f*n : (f+1)*n]
+	words := g.bm.packed[(f/4)*n : (f/4+1)*n]
+	shift := 8 * uint(f%4)
 	// goLeft[b] is 1 if bin b goes left: the present bins 0..sp.bin, and
 	// the missing bin nb[f] when nanLeft.
-	var goLeft [256]int
+	var goLeft [257]int
 	for b := 0; b <= sp.bin; b++ {
 		goLeft[b] = 1
 	}
@@ -256,31 +327,37 @@ func (g *grower) split(p *nodeState) (left, right *nodeState, err error) {
 		goLeft[g.bm.nb[f]] = 1
 	}
 	rows := g.rows[p.lo:p.hi]
-	rt := g.tmp[:len(rows)]
+	rt := g.tmp[p.lo:p.hi]
 	// Branch-free stable partition: each row is written to both sides,
 	// and only the side it belongs to advances.
 	k, j := 0, 0
 	for _, r := range rows {
-		left := goLeft[col[r]]
+		left := goLeft[words[r]>>shift&0xff]
 		rows[k] = r
 		rt[j] = r
 		k += left
 		j += 1 - left
 	}
 	copy(rows[k:], rt[:j])
+	p.nLeft = k
+}
+
+// split applies the best split of p, whose rows partition has ordered: it
+// turns p's node into a split and appends its two children as leaves.
+func (g *grower) split(p *nodeState) (left, right *nodeState, err error) {
+	sp := &p.best
+	f := sp.feature
+	k := p.nLeft
 	if k != sp.nl { // sp.nl counts the missing rows when they go left
 		return nil, nil, errors.New("gbdt: internal error: a split's rows disagree with its histogram")
 	}
 	gl, hl := sp.gl, sp.hl // with the missing rows when they go left
-	left = &nodeState{id: len(g.nodes), lo: p.lo, hi: p.lo + k, g: gl, h: hl, depth: p.depth + 1, best: noSplit}
-	right = &nodeState{id: len(g.nodes) + 1, lo: p.lo + k, hi: p.hi, g: p.g - gl, h: p.h - hl, depth: p.depth + 1, best: noSplit}
+	left, right = g.newState(), g.newState()
+	*left = nodeState{id: len(g.nodes), lo: p.lo, hi: p.lo + k, g: gl, h: hl, depth: p.depth + 1, best: noSplit}
+	*right = nodeState{id: len(g.nodes) + 1, lo: p.lo + k, hi: p.hi, g: p.g - gl, h: p.h - hl, depth: p.depth + 1, best: noSplit}
 	nd := &g.nodes[p.id]
 	*nd = tnode{feature: f, bin: sp.bin, nanLeft: sp.nanLeft, left: left.id, right: right.id}
-	if e := g.bm.edges[f]; sp.bin < len(e) {
-		nd.threshold = e[sp.bin]
-	} else {
-		nd.threshold, nd.lessEqual = math.MaxFloat64, true
-	}
+	nd.threshold, nd.lessEqual = g.bm.threshold(f, sp.bin)
 	g.nodes = append(g.nodes, g.leaf(left), g.leaf(right))
 	return left, right, nil
 }
@@ -351,6 +428,7 @@ func (g *grower) growLeafwise(root *nodeState) error {
 	leaves := 1
 	for open.Len() > 0 && leaves < g.s.maxLeaves {
 		p := heap.Pop(&open).(*nodeState)
+		g.partition(p)
 		l, r, err := g.split(p)
 		if err != nil {
 			return err
@@ -399,11 +477,11 @@ func (h *stateHeap) Pop() any {
 }
 
 // phase builds the histograms of g.builds, computes those of g.subs and
-// finds the best split of every node of g.evals, spreading the features
-// over the goroutines: each goroutine owns a contiguous range of the
-// features and computes every histogram slot and every candidate of its
-// features in a fixed order, so the result does not depend on the number of
-// goroutines.
+// finds the best split of every node of g.evals, spreading the units (the
+// features of a group of four) over the goroutines: every histogram slot
+// and every candidate of a unit is computed by one goroutine in a fixed
+// order, and the units' best candidates are combined in unit order, so the
+// result does not depend on the number of goroutines or their scheduling.
 func (g *grower) phase() {
 	for _, b := range g.builds {
 		rows, ord := g.rows[b.lo:b.hi], g.ord[b.lo:b.hi]
@@ -417,35 +495,30 @@ func (g *grower) phase() {
 	}
 	work = work*len(g.features) + (len(g.subs)+len(g.evals))*g.bm.slots
 	threads := g.s.threads
-	if work < 1<<15 {
+	if work < minParallelWork {
 		threads = 1
 	}
-	for w := range g.results {
-		g.results[w] = g.results[w][:0]
+	for u := range g.units {
+		g.results[u] = g.results[u][:0]
 		for range g.evals {
-			g.results[w] = append(g.results[w], noSplit)
+			g.results[u] = append(g.results[u], noSplit)
 		}
 	}
-	chunks := parallel(len(g.features), threads, func(w, lo, hi int) {
-		best := g.results[w]
-		feats := g.features[lo:hi]
-		for len(feats) > 0 {
-			group := feats[:min(4, len(feats))]
-			feats = feats[len(group):]
-			for _, b := range g.builds {
-				g.buildFeatures(group, b)
-			}
-			for _, f := range group {
-				g.finishFeature(f, w, best)
-			}
+	parallelFor(len(g.units), threads, func(u int) {
+		group := g.units[u]
+		for _, b := range g.builds {
+			g.buildGroup(group, b)
+		}
+		for _, f := range group {
+			g.finishFeature(f, g.results[u])
 		}
 	})
 	for _, st := range g.evals {
 		st.best = noSplit
 	}
-	for w := range chunks {
+	for u := range g.units {
 		for e, st := range g.evals {
-			if c := g.results[w][e]; c.score > st.best.score {
+			if c := g.results[u][e]; c.score > st.best.score {
 				st.best = c
 			}
 		}
@@ -457,8 +530,8 @@ func (g *grower) phase() {
 
 // finishFeature computes the slots of feature f of the histograms of
 // g.subs and scans f for the best split of every node of g.evals, into
-// best (worker w's candidates).
-func (g *grower) finishFeature(f, w int, best []split) {
+// best (one candidate per node of g.evals).
+func (g *grower) finishFeature(f int, best []split) {
 	off, end := g.bm.off[f], g.bm.off[f]+g.bm.nb[f]+1
 	for _, s := range g.subs {
 		dst, src := s.dst[off:end], s.src[off:end]
@@ -473,84 +546,56 @@ func (g *grower) finishFeature(f, w int, best []split) {
 	}
 }
 
-// buildFeatures fills the slots of the features fs (at most 4) of b's
-// histogram from b's rows, in row order. Four features at a time share
-// the loads of the rows and gradients and keep four independent chains of
-// additions in flight.
-func (g *grower) buildFeatures(fs []int, b buildJob) {
-	n := g.bm.n
-	var cols [4][]uint8
-	var hs [4][]cell
-	for i, f := range fs {
-		cols[i] = g.bm.bins[f*n : (f+1)*n]
-		hs[i] = b.hist[g.bm.off[f] : g.bm.off[f]+g.bm.nb[f]+1]
-		clear(hs[i])
-	}
+// buildGroup fills the slots of the features fs of b's histogram from b's
+// rows, in row order. fs are features of one group of four (see binned):
+// all four of them take the fast path, in which one load gives a row's four
+// bins and four independent chains of additions are in flight.
+func (g *grower) buildGroup(fs []int, b buildJob) {
+	bm := g.bm
+	n := bm.n
+	words := bm.packed[(fs[0]/4)*n : (fs[0]/4+1)*n]
 	rows, ord := g.rows[b.lo:b.hi], g.ord[b.lo:b.hi]
 	ord = ord[:len(rows)]
-	switch len(fs) {
-	case 4:
-		c0, c1, c2, c3 := cols[0], cols[1], cols[2], cols[3]
-		h0, h1, h2, h3 := hs[0], hs[1], hs[2], hs[3]
-		for i, r := range rows {
-			gg, hh := ord[i].g, ord[i].h
-			a := &h0[c0[r]]
-			a.g += gg
-			a.h += hh
-			a.n++
-			a = &h1[c1[r]]
-			a.g += gg
-			a.h += hh
-			a.n++
-			a = &h2[c2[r]]
-			a.g += gg
-			a.h += hh
-			a.n++
-			a = &h3[c3[r]]
-			a.g += gg
-			a.h += hh
-			a.n++
+	for _, f := range fs {
+		clear(b.hist[bm.off[f] : bm.off[f]+bm.nb[f]+1])
+	}
+	if len(fs) < 4 {
+		for _, f := range fs {
+			h := b.hist[bm.off[f] : bm.off[f]+bm.nb[f]+1]
+			shift := 8 * uint(f%4)
+			for i, r := range rows {
+				a := &h[words[r]>>shift&0xff]
+				a.g += ord[i].g
+				a.h += ord[i].h
+				a.n++
+			}
 		}
-	case 3:
-		c0, c1, c2 := cols[0], cols[1], cols[2]
-		h0, h1, h2 := hs[0], hs[1], hs[2]
-		for i, r := range rows {
-			gg, hh := ord[i].g, ord[i].h
-			a := &h0[c0[r]]
-			a.g += gg
-			a.h += hh
-			a.n++
-			a = &h1[c1[r]]
-			a.g += gg
-			a.h += hh
-			a.n++
-			a = &h2[c2[r]]
-			a.g += gg
-			a.h += hh
-			a.n++
-		}
-	case 2:
-		c0, c1 := cols[0], cols[1]
-		h0, h1 := hs[0], hs[1]
-		for i, r := range rows {
-			gg, hh := ord[i].g, ord[i].h
-			a := &h0[c0[r]]
-			a.g += gg
-			a.h += hh
-			a.n++
-			a = &h1[c1[r]]
-			a.g += gg
-			a.h += hh
-			a.n++
-		}
-	case 1:
-		c0, h0 := cols[0], hs[0]
-		for i, r := range rows {
-			a := &h0[c0[r]]
-			a.g += ord[i].g
-			a.h += ord[i].h
-			a.n++
-		}
+		return
+	}
+	// The four features' slots are consecutive: offsets o1, o2, o3 from
+	// the first one's.
+	base := bm.off[fs[0]]
+	h := b.hist[base : bm.off[fs[3]]+bm.nb[fs[3]]+1]
+	o1, o2, o3 := bm.off[fs[1]]-base, bm.off[fs[2]]-base, bm.off[fs[3]]-base
+	for i, r := range rows {
+		gg, hh := ord[i].g, ord[i].h
+		w := words[r]
+		a := &h[w&0xff]
+		a.g += gg
+		a.h += hh
+		a.n++
+		a = &h[o1+int(w>>8&0xff)]
+		a.g += gg
+		a.h += hh
+		a.n++
+		a = &h[o2+int(w>>16&0xff)]
+		a.g += gg
+		a.h += hh
+		a.n++
+		a = &h[o3+int(w>>24)]
+		a.g += gg
+		a.h += hh
+		a.n++
 	}
 }
 
@@ -590,14 +635,20 @@ func (g *grower) scan(f int, st *nodeState, best *split) {
 			consider(b, true, gl+miss.g, hl+miss.h, nl+miss.n)
 		}
 	}
-	if miss.n > 0 && !g.bm.posInf[f] {
-		c := h[nb-1]
-		if c.n > 0 {
-			gl += c.g
-			hl += c.h
-			nl += c.n
+	if miss.n > 0 && miss.n < N {
+		// Present against missing, if a threshold can express it.
+		switch {
+		case !g.bm.posInf[f]:
+			c := h[nb-1]
+			if c.n > 0 {
+				gl += c.g
+				hl += c.h
+				nl += c.n
+			}
+			consider(nb-1, false, gl, hl, nl)
+		case !g.bm.negInf[f]:
+			consider(-1, true, miss.g, miss.h, miss.n)
 		}
-		consider(nb-1, false, gl, hl, nl)
 	}
 }
 

@@ -16,13 +16,16 @@ import (
 // numbered in pre-order (a node, its left subtree, its right subtree).
 func toIR(nodes []tnode, output int) ir.Tree {
 	out := make([]ir.Node, 0, len(nodes))
+	values := make([]float64, 0, (len(nodes)+1)/2) // one backing array for the leaf values
 	var walk func(i int) int
 	walk = func(i int) int {
 		id := len(out)
 		out = append(out, ir.Node{})
 		nd := &nodes[i]
 		if nd.leaf {
-			out[id] = ir.Node{Kind: ir.Leaf, Value: []float64{nd.value}}
+			values = append(values, nd.value)
+			k := len(values)
+			out[id] = ir.Node{Kind: ir.Leaf, Value: values[k-1 : k : k]}
 			return id
 		}
 		left := walk(nd.left)

@@ -146,12 +146,18 @@ func (t *target) gradients(margins []float64, grads [][]gradPair, lo, hi int) {
 		g := grads[0]
 		for r := lo; r < hi; r++ {
 			p := sigmoid(margins[r])
-			g[r] = gradPair{p - float64(t.cls[r]), max(p*(1-p), minHessian)}
+			h := p * (1 - p)
+			if h < minHessian {
+				h = minHessian
+			}
+			g[r] = gradPair{p - float64(t.cls[r]), h}
 		}
 	default:
-		// Blocks of rows, each pass over one class's margins at a time.
+		// Blocks of rows, each pass over one class's margins at a time; the
+		// exponentials wait in e, so that grads is written once.
 		const block = 256
 		var mx, sum [block]float64
+		e := make([]float64, t.k*block)
 		n := len(grads[0])
 		for b0 := lo; b0 < hi; b0 += block {
 			b1 := min(b0+block, hi)
@@ -166,24 +172,30 @@ func (t *target) gradients(margins []float64, grads [][]gradPair, lo, hi int) {
 			}
 			clear(sum[:w])
 			for k := range t.k {
-				g := grads[k][b0:b1]
+				ek := e[k*block : k*block+w]
 				for i, v := range margins[k*n+b0 : k*n+b1] {
-					e := math.Exp(v - mx[i])
-					g[i].g = e
-					sum[i] += e
+					ek[i] = math.Exp(v - mx[i])
+					sum[i] += ek[i]
 				}
 			}
+			for i := range w {
+				sum[i] = 1 / sum[i]
+			}
+			cls := t.cls[b0:b1]
 			for k := range t.k {
-				g := grads[k][b0:b1]
-				cls := t.cls[b0:b1]
+				g, ek := grads[k][b0:b1], e[k*block:k*block+w]
 				for i := range g {
-					p := g[i].g / sum[i]
+					p := ek[i] * sum[i]
 					y := 0.0
 					if int(cls[i]) == k {
 						y = 1
 					}
 					// XGBoost's diagonal hessian, twice p(1-p).
-					g[i] = gradPair{p - y, max(2*p*(1-p), minHessian)}
+					h := 2 * p * (1 - p)
+					if h < minHessian {
+						h = minHessian
+					}
+					g[i] = gradPair{p - y, h}
 				}
 			}
 		}

@@ -1,30 +1,42 @@
 package gbdt
 
-import "sync"
+import (
+	"sync"
+	"sync/atomic"
+)
 
-// parallel calls fn(c, lo, hi) on chunks c = 0, 1, ... of min(threads, n)
-// contiguous chunks [lo, hi) of [0, n) of nearly equal size, concurrently,
-// and waits for them; it returns the number of chunks. With one chunk it
-// calls fn on the calling goroutine. Callers make every result depend only
-// on the index range, never on the chunking, so that the number of
-// goroutines never changes a result.
-func parallel(n, threads int, fn func(c, lo, hi int)) int {
-	chunks := min(threads, n)
-	if chunks <= 1 {
-		if n > 0 {
-			fn(0, 0, n)
+// parallelFor calls fn(u) for every unit of work u = 0 .. n-1, on up to
+// threads goroutines, the calling one among them. The units are handed out
+// one at a time to whichever goroutine is free, so that a goroutine that
+// the operating system keeps waiting does not hold up the others. Callers
+// make the result of a unit depend only on u, never on the goroutine that
+// computes it, so that neither the number of goroutines nor their
+// scheduling changes a result.
+func parallelFor(n, threads int, fn func(u int)) {
+	if threads <= 1 || n <= 1 {
+		for u := range n {
+			fn(u)
 		}
-		return 1
+		return
+	}
+	var next atomic.Int64
+	work := func() {
+		for {
+			u := int(next.Add(1) - 1)
+			if u >= n {
+				return
+			}
+			fn(u)
+		}
 	}
 	var wg sync.WaitGroup
-	for c := range chunks {
-		lo, hi := c*n/chunks, (c+1)*n/chunks
+	for range min(threads, n) - 1 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			fn(c, lo, hi)
+			work()
 		}()
 	}
+	work()
 	wg.Wait()
-	return chunks
 }
