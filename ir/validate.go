@@ -217,7 +217,7 @@ func (v *validator) tree(path string, t *Tree) {
 	}
 	depth := make([]int, n)
 	for i := range t.Nodes {
-		np := fmt.Sprintf("%s.nodes[%d]", path, i)
+		np := nodePath{path, i}
 		nd := &t.Nodes[i]
 		v.node(np, t, nd)
 		if !v.ok() {
@@ -232,16 +232,16 @@ func (v *validator) tree(path string, t *Tree) {
 		}{{"left", nd.Left}, {"right", nd.Right}} {
 			switch {
 			case c.child < 0 || c.child >= n:
-				v.fail(np+"."+c.name, "child %d out of range: the tree has %d nodes", c.child, n)
+				v.fail(np.String()+"."+c.name, "child %d out of range: the tree has %d nodes", c.child, n)
 			case c.child <= i:
-				v.fail(np+"."+c.name, "child %d does not come after its parent %d: cycle or non-canonical order (children must have higher indices)", c.child, i)
+				v.fail(np.String()+"."+c.name, "child %d does not come after its parent %d: cycle or non-canonical order (children must have higher indices)", c.child, i)
 			case parent[c.child] >= 0:
-				v.fail(np+"."+c.name, "child %d is shared with node %d", c.child, parent[c.child])
+				v.fail(np.String()+"."+c.name, "child %d is shared with node %d", c.child, parent[c.child])
 			default:
 				parent[c.child] = i
 				depth[c.child] = depth[i] + 1
 				if depth[c.child] > MaxDepth {
-					v.fail(np+"."+c.name, "tree deeper than %d", MaxDepth)
+					v.fail(np.String()+"."+c.name, "tree deeper than %d", MaxDepth)
 				}
 			}
 			if !v.ok() {
@@ -295,8 +295,16 @@ const (
 	fCategories
 )
 
+// nodePath is the JSON path of a node, formatted only when a rule fails.
+type nodePath struct {
+	tree string
+	i    int
+}
+
+func (p nodePath) String() string { return fmt.Sprintf("%s.nodes[%d]", p.tree, p.i) }
+
 // node checks one node's own fields (not its links).
-func (v *validator) node(path string, t *Tree, n *Node) {
+func (v *validator) node(path nodePath, t *Tree, n *Node) {
 	m := v.m
 	// Fields that are not part of this kind must be zero.
 	var allowed fieldSet
@@ -304,46 +312,46 @@ func (v *validator) node(path string, t *Tree, n *Node) {
 	case Axis:
 		allowed = fLeft | fRight | fDefaultLeft | fLessEqual | fFeature | fThreshold
 		if n.Feature < 0 || n.Feature >= m.NumFeatures {
-			v.fail(path+".feature", "feature %d out of range: the model has %d features", n.Feature, m.NumFeatures)
+			v.fail(path.String()+".feature", "feature %d out of range: the model has %d features", n.Feature, m.NumFeatures)
 		}
 		if !finite(n.Threshold) {
-			v.fail(path+".threshold", "%v is not a finite number", n.Threshold)
+			v.fail(path.String()+".threshold", "%v is not a finite number", n.Threshold)
 		}
 	case Categorical:
 		allowed = fLeft | fRight | fDefaultLeft | fFeature | fCategories
 		if t.Latent {
-			v.fail(path+".kind", "a latent tree has axis and oblique splits only")
+			v.fail(path.String()+".kind", "a latent tree has axis and oblique splits only")
 		}
 		if n.Feature < 0 || n.Feature >= m.NumFeatures {
-			v.fail(path+".feature", "feature %d out of range: the model has %d features", n.Feature, m.NumFeatures)
+			v.fail(path.String()+".feature", "feature %d out of range: the model has %d features", n.Feature, m.NumFeatures)
 		}
 		for j, c := range n.Categories {
 			if c < 0 || c > MaxCategory {
-				v.fail(fmt.Sprintf("%s.categories[%d]", path, j), "category %d out of range 0..%d", c, MaxCategory)
+				v.fail(fmt.Sprintf("%s.categories[%d]", path.String(), j), "category %d out of range 0..%d", c, MaxCategory)
 				break
 			}
 			if j > 0 && c <= n.Categories[j-1] {
-				v.fail(fmt.Sprintf("%s.categories[%d]", path, j), "categories must be strictly increasing (%d after %d)", c, n.Categories[j-1])
+				v.fail(fmt.Sprintf("%s.categories[%d]", path.String(), j), "categories must be strictly increasing (%d after %d)", c, n.Categories[j-1])
 				break
 			}
 		}
 	case Oblique:
 		allowed = fLeft | fRight | fDefaultLeft | fLessEqual | fIndices | fWeights | fBias
-		v.sparse(path, n.Indices, n.Weights)
+		v.sparse(path.String(), n.Indices, n.Weights)
 		if !finite(n.Bias) {
-			v.fail(path+".bias", "%v is not a finite number", n.Bias)
+			v.fail(path.String()+".bias", "%v is not a finite number", n.Bias)
 		}
 	case Soft:
 		allowed = fLeft | fRight | fDefaultLeft | fIndices | fWeights | fBias | fGamma
 		if t.Latent {
-			v.fail(path+".kind", "a latent tree has hard splits only")
+			v.fail(path.String()+".kind", "a latent tree has hard splits only")
 		}
-		v.sparse(path, n.Indices, n.Weights)
+		v.sparse(path.String(), n.Indices, n.Weights)
 		if !finite(n.Bias) {
-			v.fail(path+".bias", "%v is not a finite number", n.Bias)
+			v.fail(path.String()+".bias", "%v is not a finite number", n.Bias)
 		}
 		if !finite(n.Gamma) || n.Gamma < 0 {
-			v.fail(path+".gamma", "gamma must be a finite number >= 0, got %v", n.Gamma)
+			v.fail(path.String()+".gamma", "gamma must be a finite number >= 0, got %v", n.Gamma)
 		}
 	case Leaf:
 		allowed = fValue
@@ -362,26 +370,26 @@ func (v *validator) node(path string, t *Tree, n *Node) {
 			case want != 1:
 				what = fmt.Sprintf("%d values (one per output)", want)
 			}
-			v.fail(path+".value", "has %d values, want %s", len(n.Value), what)
+			v.fail(path.String()+".value", "has %d values, want %s", len(n.Value), what)
 		}
-		v.finites(path+".value", n.Value)
+		v.finites(path.String()+".value", n.Value)
 	case SoftmaxLeaf:
 		allowed = fSoftmax
 		if t.Latent || t.Output != AllOutputs {
-			v.fail(path+".kind", "a softmax leaf needs a tree with output -1 (all outputs) that is not latent")
+			v.fail(path.String()+".kind", "a softmax leaf needs a tree with output -1 (all outputs) that is not latent")
 			return
 		}
-		v.softmax(path+".softmax", n.Softmax)
+		v.softmax(path.String()+".softmax", n.Softmax)
 	default:
-		v.fail(path+".kind", "unknown node kind %q (want axis, categorical, oblique, soft, leaf or softmax)", n.Kind)
+		v.fail(path.String()+".kind", "unknown node kind %q (want axis, categorical, oblique, soft, leaf or softmax)", n.Kind)
 		return
 	}
 	if t.Latent {
 		allowed |= fActivity
 		if n.Activity == nil {
-			v.fail(path+".activity", "is missing: every node of a latent tree has an activity")
+			v.fail(path.String()+".activity", "is missing: every node of a latent tree has an activity")
 		} else if a := *n.Activity; !(a >= 0 && a <= 1) {
-			v.fail(path+".activity", "activity must be in [0, 1], got %v", a)
+			v.fail(path.String()+".activity", "activity must be in [0, 1], got %v", a)
 		}
 	}
 	for _, f := range [...]struct {
@@ -401,7 +409,7 @@ func (v *validator) node(path string, t *Tree, n *Node) {
 			if f.name == "activity" {
 				why = "a node outside a latent tree"
 			}
-			v.fail(path+"."+f.name, "%s has no %s", why, f.name)
+			v.fail(path.String()+"."+f.name, "%s has no %s", why, f.name)
 			return
 		}
 	}
