@@ -17,7 +17,6 @@ import (
 type result struct {
 	model   *ir.Model
 	margins []float64 // k × n: margins[k*n+r] is margin k of row r
-	grown   int       // rounds grown
 }
 
 // boost is Train.
@@ -60,6 +59,9 @@ func boost(train, valid *data.Dataset, opts Options) (*result, error) {
 		},
 	}
 	tgt.describe(m)
+	if baseScoreForTest != nil {
+		m.BaseScore = slices.Clone(baseScoreForTest)
+	}
 	if valid != nil {
 		for k, v := range fingerprint(valid) {
 			m.Provenance.Data["valid_"+k] = v
@@ -68,7 +70,19 @@ func boost(train, valid *data.Dataset, opts Options) (*result, error) {
 
 	n, p, K := train.Rows, train.Cols, tgt.k
 	bm := newBinned(train, s.maxBins, s.threads)
-	g := newGrower(&s, bm)
+	// One tree per class and round: the trees of a round grow in parallel,
+	// each on one goroutine with a grower of its own. One tree per round:
+	// its growth is spread over the goroutines.
+	treeThreads := 1
+	growers := make(chan *grower, max(1, min(s.threads, K)))
+	if K > 1 && s.threads > 1 {
+		treeThreads = min(s.threads, K)
+		for range treeThreads {
+			growers <- newGrower(&s, bm, 1, treeThreads)
+		}
+	} else {
+		growers <- newGrower(&s, bm, s.threads, 1)
+	}
 	// Margins class by class: margins[k*n+r] is margin k of row r.
 	margins := make([]float64, n*K)
 	for k, b := range m.BaseScore {
@@ -111,15 +125,49 @@ func boost(train, valid *data.Dataset, opts Options) (*result, error) {
 		sample = sample[:sampled]
 		inSample = make([]bool, n)
 	}
-	allFeatures := make([]int, p)
-	for f := range allFeatures {
-		allFeatures[f] = f
-	}
-	features := allFeatures
+	// features[k] are the features of the tree of class k in a round.
+	features := make([][]int, K)
 	nfeat := p
 	if s.colsample < 1 {
 		nfeat = max(1, int(math.Round(s.colsample*float64(p))))
-		features = make([]int, nfeat)
+	}
+	for k := range features {
+		features[k] = make([]int, nfeat)
+		for f := range nfeat {
+			features[k][f] = f
+		}
+	}
+
+	// growTree grows the tree of class k of a round with g, moves the
+	// margins by it and returns it.
+	growTree := func(g *grower, k int) (ir.Tree, error) {
+		copy(g.rows, sample)
+		nodes, err := g.grow(grads[k], sampled, features[k])
+		if err != nil {
+			return ir.Tree{}, err
+		}
+		mk := margins[k*n : (k+1)*n]
+		for i := range nodes {
+			if nd := &nodes[i]; nd.leaf {
+				for _, r := range g.rows[nd.lo:nd.hi] {
+					mk[r] += nd.value
+				}
+			}
+		}
+		if inSample != nil {
+			for r := range n {
+				if !inSample[r] {
+					mk[r] += nodes[leafByBins(nodes, bm, r)].value
+				}
+			}
+		}
+		if valid != nil {
+			vk := vmargins[k*nv : (k+1)*nv]
+			for r := range nv {
+				vk[r] += nodes[leafByValues(nodes, valid.Row(r))].value
+			}
+		}
+		return toIR(nodes, k), nil
 	}
 
 	gradThreads := s.threads
@@ -128,11 +176,13 @@ func boost(train, valid *data.Dataset, opts Options) (*result, error) {
 	}
 	bestLoss, bestRound := math.Inf(1), 0
 	var trees []ir.Tree
-	grown := 0
+	roundTrees := make([]ir.Tree, K)
+	errs := make([]error, K)
 	for round := 1; round <= s.rounds; round++ {
 		parallelFor((n+gradBlock-1)/gradBlock, gradThreads, func(b int) {
 			tgt.gradients(margins, grads, b*gradBlock, min((b+1)*gradBlock, n))
 		})
+		// The random draws come first, in a fixed order.
 		if inSample != nil {
 			clear(inSample)
 			choose(rng, n, sampled, func(i, r int) {
@@ -140,39 +190,22 @@ func boost(train, valid *data.Dataset, opts Options) (*result, error) {
 				inSample[r] = true
 			})
 		}
-		for k := range K {
-			if nfeat < p {
-				choose(rng, p, nfeat, func(i, f int) { features[i] = f })
+		if nfeat < p {
+			for k := range K {
+				choose(rng, p, nfeat, func(i, f int) { features[k][i] = f })
 			}
-			copy(g.rows, sample)
-			nodes, err := g.grow(grads[k], sampled, features)
-			if err != nil {
-				return nil, err
-			}
-			mk := margins[k*n : (k+1)*n]
-			for i := range nodes {
-				if nd := &nodes[i]; nd.leaf {
-					for _, r := range g.rows[nd.lo:nd.hi] {
-						mk[r] += nd.value
-					}
-				}
-			}
-			if inSample != nil {
-				for r := range n {
-					if !inSample[r] {
-						mk[r] += nodes[leafByBins(nodes, bm, r)].value
-					}
-				}
-			}
-			if valid != nil {
-				vk := vmargins[k*nv : (k+1)*nv]
-				for r := range nv {
-					vk[r] += nodes[leafByValues(nodes, valid.Row(r))].value
-				}
-			}
-			trees = append(trees, toIR(nodes, k))
 		}
-		grown = round
+		parallelFor(K, treeThreads, func(k int) {
+			g := <-growers
+			roundTrees[k], errs[k] = growTree(g, k)
+			growers <- g
+		})
+		for k := range K {
+			if errs[k] != nil {
+				return nil, errs[k]
+			}
+		}
+		trees = append(trees, roundTrees...)
 
 		validLoss := math.NaN()
 		if valid != nil && (s.earlyStopping > 0 || opts.OnRound != nil) {
@@ -208,8 +241,11 @@ func boost(train, valid *data.Dataset, opts Options) (*result, error) {
 	if err := m.Validate(); err != nil {
 		return nil, fmt.Errorf("gbdt: the trained model is invalid: %w", err)
 	}
-	return &result{model: m, margins: margins, grown: grown}, nil
+	return &result{model: m, margins: margins}, nil
 }
+
+// baseScoreForTest, when set by a test, replaces the base score.
+var baseScoreForTest []float64
 
 // gradBlock is the number of rows of a unit of work of the gradients.
 const gradBlock = 4096

@@ -55,11 +55,21 @@
 // order, and tries each candidate with the node's missing rows on the right
 // and then on the left. It also tries "every present value left, the
 // missing ones right" (or, for a feature with +Inf but no -Inf, "every
-// present value right, the missing ones left"). Among equally good
-// candidates the first found wins: the lowest feature index, then the
+// present value right, the missing ones left"). Bins without rows of the
+// node are skipped: of the thresholds that split the node's rows alike,
+// the lowest is taken when the missing values go right and the highest when
+// they go left, as XGBoost's forward and backward scans do. Among equally
+// good candidates the first found wins: the lowest feature index, then the
 // lowest bin, then missing values to the right. When the node has no
 // missing values of the chosen feature, missing values at prediction time
-// go to the child with the larger hessian sum (the left one on a tie).
+// go to the child with the larger hessian sum (the left one on a tie;
+// XGBoost sends them right).
+//
+// From the same base margins, this grows the trees XGBoost 1.7 grows with
+// tree_method "hist" on data whose features have at most MaxBins distinct
+// values (a test checks it against trees recorded from XGBoost), except
+// where two splits score exactly the same and rounding (XGBoost computes
+// in float32) picks one or the other.
 //
 // Only the smaller child of a split builds its histogram from its rows;
 // the larger one is its parent's histogram minus the smaller one's (the
@@ -132,12 +142,17 @@
 //
 // # Parallelism and determinism
 //
-// Histograms are built and scanned by Options.Threads goroutines, each
-// owning a contiguous range of the features: every histogram slot is
-// summed by one goroutine in row order, and the best candidates of the
-// ranges are combined in feature order, so the result never depends on the
-// number of goroutines or their scheduling. The gradients are computed in
-// parallel over row ranges (each row on its own). The same data and
+// With one tree per round (SquaredError, Logistic), the histograms of a
+// tree are built and scanned by Options.Threads goroutines, the units of
+// work (the features of a group of four) handed out to whichever goroutine
+// is free; partitions of many rows spread over the goroutines by node.
+// With K trees per round (Softmax), the K trees of a round grow in
+// parallel, each on one goroutine. Either way every histogram slot and
+// every candidate is computed by one goroutine in a fixed order, and the
+// candidates are combined in feature order, so the result never depends on
+// the number of goroutines or their scheduling. The random draws of a
+// round are made before its trees grow. The gradients are computed in
+// parallel over blocks of rows (each row on its own). The same data and
 // options give byte-identical ir.Marshal output, whatever Threads is.
 //
 // # The model

@@ -6,8 +6,8 @@ import (
 	"math"
 )
 
-// histBudget is the memory, in bytes, that the histograms of one grower
-// may hold at once (but at least 6 histograms). Beyond it a node's
+// histBudget is the memory, in bytes, that the histograms of all growers
+// may hold at once (but at least 6 histograms per grower). Beyond it a node's
 // histogram is not kept for its children, which then build both of their
 // histograms from their rows instead of one (the subtraction trick needs
 // the parent's). A variable for tests.
@@ -78,8 +78,9 @@ type tnode struct {
 
 // grower grows one tree at a time on the binned training set.
 type grower struct {
-	s  *settings
-	bm *binned
+	s       *settings
+	bm      *binned
+	threads int
 
 	rows, tmp []int32    // rows[0:m] are the rows of the current tree, permuted by the splits
 	ord       []gradPair // ord[i] = grad[rows[i]] for the nodes whose histograms are built
@@ -118,15 +119,18 @@ type buildJob struct {
 // the larger child's).
 type subJob struct{ dst, src []cell }
 
-func newGrower(s *settings, bm *binned) *grower {
+// newGrower returns a grower that spreads its work over threads
+// goroutines, one of share growers that divide histBudget among them.
+func newGrower(s *settings, bm *binned, threads, share int) *grower {
 	g := &grower{
-		s:    s,
-		bm:   bm,
-		rows: make([]int32, bm.n),
-		tmp:  make([]int32, bm.n),
-		ord:  make([]gradPair, bm.n),
+		s:       s,
+		threads: threads,
+		bm:      bm,
+		rows:    make([]int32, bm.n),
+		tmp:     make([]int32, bm.n),
+		ord:     make([]gradPair, bm.n),
 	}
-	g.maxHist = max(histBudget/(24*max(bm.slots, 1)), 6)
+	g.maxHist = max(histBudget/share/(24*max(bm.slots, 1)), 6)
 	return g
 }
 
@@ -302,7 +306,7 @@ func (g *grower) partitionAll(ps []*nodeState) {
 	for _, p := range ps {
 		rows += p.n()
 	}
-	threads := g.s.threads
+	threads := g.threads
 	if rows < minParallelWork {
 		threads = 1
 	}
@@ -494,7 +498,7 @@ func (g *grower) phase() {
 		work += b.hi - b.lo
 	}
 	work = work*len(g.features) + (len(g.subs)+len(g.evals))*g.bm.slots
-	threads := g.s.threads
+	threads := g.threads
 	if work < minParallelWork {
 		threads = 1
 	}
@@ -632,7 +636,15 @@ func (g *grower) scan(f int, st *nodeState, best *split) {
 		nl += c.n
 		consider(b, false, gl, hl, nl)
 		if miss.n > 0 {
-			consider(b, true, gl+miss.g, hl+miss.h, nl+miss.n)
+			// With the missing values on the left, the split keeps the
+			// empty bins above b on the left too: its threshold is the
+			// highest of the equivalent ones, as in XGBoost's backward
+			// scan.
+			top := b
+			for top+1 < nb-1 && h[top+1].n == 0 {
+				top++
+			}
+			consider(top, true, gl+miss.g, hl+miss.h, nl+miss.n)
 		}
 	}
 	if miss.n > 0 && miss.n < N {
