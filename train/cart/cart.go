@@ -1,13 +1,9 @@
 package cart
 
 import (
-	"crypto/sha256"
-	"encoding/binary"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"math"
-	"path/filepath"
 	"slices"
 	"strconv"
 
@@ -135,7 +131,7 @@ func Train(d *data.Dataset, opts Options) (*ir.Model, error) {
 		Provenance: &ir.Provenance{
 			Producer: Producer,
 			Params:   opts.params(s),
-			Data:     fingerprint(d),
+			Data:     d.Fingerprint(),
 		},
 	}
 	b := newBuilder(d, s)
@@ -215,31 +211,4 @@ func checkData(d *data.Dataset) error {
 		return errors.New("cart: the target values are too large: their sum overflows float64")
 	}
 	return nil
-}
-
-// fingerprint describes d for the model's provenance: its file's base name,
-// its size, and the SHA-256 of the IEEE 754 bits of X then Y, each value as
-// 8 little-endian bytes.
-func fingerprint(d *data.Dataset) map[string]string {
-	h := sha256.New()
-	buf := make([]byte, 0, 8*1024)
-	for _, xs := range [][]float64{d.X, d.Y} {
-		for _, v := range xs {
-			buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(v))
-			if len(buf) == cap(buf) {
-				h.Write(buf)
-				buf = buf[:0]
-			}
-		}
-	}
-	h.Write(buf)
-	fp := map[string]string{
-		"rows":     strconv.Itoa(d.Rows),
-		"features": strconv.Itoa(d.Cols),
-		"sha256":   hex.EncodeToString(h.Sum(nil)),
-	}
-	if d.Source != "" {
-		fp["source"] = filepath.Base(d.Source)
-	}
-	return fp
 }

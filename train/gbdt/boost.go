@@ -55,7 +55,7 @@ func boost(train, valid *data.Dataset, opts Options) (*result, error) {
 		Provenance: &ir.Provenance{
 			Producer: Producer,
 			Params:   s.params(),
-			Data:     fingerprint(train),
+			Data:     train.Fingerprint(),
 		},
 	}
 	tgt.describe(m)
@@ -63,7 +63,7 @@ func boost(train, valid *data.Dataset, opts Options) (*result, error) {
 		m.BaseScore = slices.Clone(baseScoreForTest)
 	}
 	if valid != nil {
-		for k, v := range fingerprint(valid) {
+		for k, v := range valid.Fingerprint() {
 			m.Provenance.Data["valid_"+k] = v
 		}
 	}

@@ -165,7 +165,7 @@
 // gbdt"), every option with the defaults resolved (Threads and OnRound
 // aside: they do not change the model), and the data: the base name of the
 // training file, its rows and features, and the SHA-256 of the IEEE 754
-// bits of X then Y, each value as 8 little-endian bytes (the same
-// fingerprint as train/cart's); with a validation set the same keys
+// bits of X then Y, each value as 8 little-endian bytes
+// (data.Dataset.Fingerprint, as for train/cart); with a validation set the same keys
 // prefixed "valid_".
 package gbdt

@@ -1,14 +1,6 @@
 package gbdt
 
 import (
-	"crypto/sha256"
-	"encoding/binary"
-	"encoding/hex"
-	"math"
-	"path/filepath"
-	"strconv"
-
-	"github.com/treegen/treegen/data"
 	"github.com/treegen/treegen/ir"
 )
 
@@ -43,31 +35,4 @@ func toIR(nodes []tnode, output int) ir.Tree {
 	}
 	walk(0)
 	return ir.Tree{Output: output, Nodes: out}
-}
-
-// fingerprint describes d for the model's provenance, as train/cart does:
-// its file's base name, its size, and the SHA-256 of the IEEE 754 bits of X
-// then Y, each value as 8 little-endian bytes.
-func fingerprint(d *data.Dataset) map[string]string {
-	h := sha256.New()
-	buf := make([]byte, 0, 8*1024)
-	for _, xs := range [][]float64{d.X, d.Y} {
-		for _, v := range xs {
-			buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(v))
-			if len(buf) == cap(buf) {
-				h.Write(buf)
-				buf = buf[:0]
-			}
-		}
-	}
-	h.Write(buf)
-	fp := map[string]string{
-		"rows":     strconv.Itoa(d.Rows),
-		"features": strconv.Itoa(d.Cols),
-		"sha256":   hex.EncodeToString(h.Sum(nil)),
-	}
-	if d.Source != "" {
-		fp["source"] = filepath.Base(d.Source)
-	}
-	return fp
 }
