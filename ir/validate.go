@@ -56,6 +56,16 @@ func (v *validator) finites(path string, xs []float64) {
 	}
 }
 
+// allFinite reports whether every value of xs is finite.
+func allFinite(xs []float64) bool {
+	for _, x := range xs {
+		if !finite(x) {
+			return false
+		}
+	}
+	return true
+}
+
 // CheckVersion returns an error unless version is a format version this
 // package reads: the same major version as FormatVersion.
 func CheckVersion(version string) error {
@@ -372,7 +382,9 @@ func (v *validator) node(path nodePath, t *Tree, n *Node) {
 			}
 			v.fail(path.String()+".value", "has %d values, want %s", len(n.Value), what)
 		}
-		v.finites(path.String()+".value", n.Value)
+		if !allFinite(n.Value) {
+			v.finites(path.String()+".value", n.Value)
+		}
 	case SoftmaxLeaf:
 		allowed = fSoftmax
 		if t.Latent || t.Output != AllOutputs {

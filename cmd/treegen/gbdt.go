@@ -37,6 +37,19 @@ training rows). Progress and per-round losses go to stderr.`,
 				return fmt.Errorf("--objective is required: logistic (binary), softmax (multiclass) or squarederror (regression)")
 			}
 			o.Objective = gbdt.Objective(objective)
+			// 0 means "the default" to the package; on the command line
+			// it would read as "none", so it is refused.
+			for _, fl := range []struct {
+				name string
+				v    float64
+			}{{"lambda", o.Lambda}, {"min-child-weight", o.MinChildWeight}} {
+				if fl.v <= 0 {
+					return fmt.Errorf("--%s must be > 0 (a tiny value such as 1e-300 turns it off)", fl.name)
+				}
+			}
+			if o.MaxLeaves > 0 && !cmd.Flags().Changed("max-depth") {
+				o.MaxDepth = 0 // leaf-wise growth is limited by --max-leaves alone
+			}
 			d, err := readData(f.data, f.target, true)
 			if err != nil {
 				return err
@@ -102,7 +115,7 @@ training rows). Progress and per-round losses go to stderr.`,
 	cmd.Flags().IntVar(&o.Rounds, "trees", gbdt.DefaultRounds, "boosting rounds (one tree per class and round for softmax)")
 	cmd.Flags().Float64Var(&o.LearningRate, "lr", gbdt.DefaultLearningRate, "learning rate (shrinkage)")
 	cmd.Flags().IntVar(&o.MaxDepth, "max-depth", gbdt.DefaultMaxDepth, "maximum depth of a tree")
-	cmd.Flags().IntVar(&o.MaxLeaves, "max-leaves", 0, "grow trees leaf-wise up to this many leaves (0: depth-wise)")
+	cmd.Flags().IntVar(&o.MaxLeaves, "max-leaves", 0, "grow trees leaf-wise up to this many leaves (0: depth-wise); without --max-depth their depth is unlimited")
 	cmd.Flags().Float64Var(&o.MinChildWeight, "min-child-weight", 1, "minimum hessian sum in a child")
 	cmd.Flags().Float64Var(&o.Lambda, "lambda", 1, "L2 regularisation of leaf values")
 	cmd.Flags().Float64Var(&o.Gamma, "gamma", 0, "minimum loss reduction of a split")
