@@ -82,6 +82,13 @@
 //
 // where n_k >= 1 is the number of (non-latent) trees writing output k.
 //
+// With Float32Sum the margins are float32 numbers whatever F (XGBoost's
+// rule): b_k is rounded to float32, and every addition above, a_k + t_k or
+// s_k + t_k, as well as b_k + s_k/n_k, is done in float32, the tree value t_k
+// being rounded to float32 first (and likewise r_k of the read-out below). A
+// float64 predictor holds these float32 values exactly and applies the link
+// in float64.
+//
 // Latent trees (Tree.Latent). Their splits are hard ("axis" or "oblique");
 // each node t has an activity a_t in [0, 1] (frozen at the end of training)
 // and no leaf values. For the split margin s of a node (m for oblique,

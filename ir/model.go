@@ -100,6 +100,9 @@ type Model struct {
 	// Float32Compare says that axis-aligned tests compare float32(x'[f]) with
 	// float32(Threshold), as XGBoost does.
 	Float32Compare bool `json:"float32_compare,omitempty"`
+	// Float32Sum says that margins are accumulated in float32 whatever the
+	// working precision, as XGBoost does (see doc.go).
+	Float32Sum bool `json:"float32_sum,omitempty"`
 
 	// Trees are the trees, evaluated and accumulated in order.
 	Trees []Tree `json:"trees"`

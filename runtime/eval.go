@@ -144,10 +144,10 @@ func (p *Predictor[F]) margin(x, a []F, s *scratch[F]) {
 			}
 			p.soft(x, t.root, 1, t.out, tv, s)
 			if t.out >= 0 {
-				a[t.out] += tv[0]
+				p.add(a, int(t.out), tv[0])
 			} else {
 				for k := range a {
-					a[k] += tv[k]
+					p.add(a, k, tv[k])
 				}
 			}
 		case latentTree:
@@ -156,12 +156,26 @@ func (p *Predictor[F]) margin(x, a []F, s *scratch[F]) {
 	}
 	if p.mean {
 		for k := range a {
-			a[k] = p.base[k] + a[k]/p.count[k]
+			if p.sum32 {
+				a[k] = F(float32(p.base[k]) + float32(a[k])/float32(p.count[k]))
+			} else {
+				a[k] = p.base[k] + a[k]/p.count[k]
+			}
 		}
 	}
 	if p.readW != nil {
 		p.readout(x, a, s.z)
 	}
+}
+
+// add adds the tree value v to the margin a[k]: in float32 with Float32Sum
+// (ir/doc.go), else in F.
+func (p *Predictor[F]) add(a []F, k int, v F) {
+	if p.sum32 {
+		a[k] = F(float32(a[k]) + float32(v))
+		return
+	}
+	a[k] += v
 }
 
 func isFloat32[F Float]() bool {
@@ -219,12 +233,12 @@ func (p *Predictor[F]) fastRun(x, a []F, trees []treeRef) {
 func (p *Predictor[F]) addFastLeaf(a []F, t *treeRef, i int32) {
 	off := p.fast[i].val
 	if t.out >= 0 {
-		a[t.out] += p.fastLeaf[off]
+		p.add(a, int(t.out), p.fastLeaf[off])
 		return
 	}
 	v := p.fastLeaf[off : int(off)+len(a)]
 	for k := range a {
-		a[k] += v[k]
+		p.add(a, k, v[k])
 	}
 }
 
@@ -311,7 +325,7 @@ func (p *Predictor[F]) addLeaf(x []F, i int32, prob F, out int32, acc []F, s *sc
 		v := p.genVal[n.v0:n.v1]
 		switch {
 		case out >= 0 && !weighted:
-			acc[out] += v[0]
+			p.add(acc, int(out), v[0])
 		case out >= 0:
 			acc[0] += prob * v[0]
 		case weighted:
@@ -320,7 +334,7 @@ func (p *Predictor[F]) addLeaf(x []F, i int32, prob F, out int32, acc []F, s *sc
 			}
 		default:
 			for k := range acc {
-				acc[k] += v[k]
+				p.add(acc, k, v[k])
 			}
 		}
 		return
@@ -337,14 +351,14 @@ func (p *Predictor[F]) addLeaf(x []F, i int32, prob F, out int32, acc []F, s *sc
 		// The leaf's value is 0 for the classes outside its subset, and a
 		// hard tree adds its whole value (ir/doc.go): a -0 margin becomes +0.
 		for k := range acc {
-			acc[k] += 0
+			p.add(acc, k, 0)
 		}
 	}
 	for j := range rows {
 		if weighted {
 			acc[rows[j].class] += prob * e[j]
 		} else {
-			acc[rows[j].class] += e[j]
+			p.add(acc, int(rows[j].class), e[j])
 		}
 	}
 }
@@ -449,7 +463,7 @@ func (p *Predictor[F]) readout(x, a, z []F) {
 		for j, v := range z {
 			r += F(w[j] * v)
 		}
-		a[k] += r
+		p.add(a, k, r)
 	}
 }
 

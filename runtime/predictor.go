@@ -31,6 +31,7 @@ type Predictor[F Float] struct {
 	link        ir.Link
 	task        ir.Task
 	f32cmp      bool
+	sum32       bool // Float32Sum in a float64 predictor
 	trees       []treeRef
 	fast        []fastNode[F]
 	fastLeaf    []F
@@ -162,10 +163,14 @@ func build[F Float](m *ir.Model, general bool) (*Predictor[F], error) {
 		link:   m.Link,
 		task:   m.Task,
 		f32cmp: m.Float32Compare,
+		sum32:  m.Float32Sum && !isFloat32[F](),
 		base:   make([]F, m.NumOutputs),
 	}
 	for k := range p.base {
 		p.base[k] = F(m.Base(k))
+		if m.Float32Sum {
+			p.base[k] = F(float32(m.Base(k)))
+		}
 	}
 	if m.Preprocess != nil {
 		p.shift = convert[F](m.Preprocess.Shift)

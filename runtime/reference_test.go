@@ -22,9 +22,22 @@ func reference[F Float](m *ir.Model, x []F) (margin, pred []F) {
 		}
 	}
 	k := m.NumOutputs
+	// plus is a + b for margins: in float32 with Float32Sum.
+	plus := func(a, b F) F {
+		if m.Float32Sum {
+			return F(float32(a) + float32(b))
+		}
+		return a + b
+	}
+	base := func(o int) F {
+		if m.Float32Sum {
+			return F(float32(m.Base(o)))
+		}
+		return F(m.Base(o))
+	}
 	acc := make([]F, k)
 	for o := range acc {
-		acc[o] = F(m.Base(o))
+		acc[o] = base(o)
 	}
 	sums := make([]F, k) // for the mean
 	var z []F
@@ -38,18 +51,22 @@ func reference[F Float](m *ir.Model, x []F) (margin, pred []F) {
 		for o := range acc {
 			switch {
 			case t.Output == ir.AllOutputs:
-				acc[o] += tv[o]
-				sums[o] += tv[o]
+				acc[o] = plus(acc[o], tv[o])
+				sums[o] = plus(sums[o], tv[o])
 			case t.Output == o:
-				acc[o] += tv[0]
-				sums[o] += tv[0]
+				acc[o] = plus(acc[o], tv[0])
+				sums[o] = plus(sums[o], tv[0])
 			}
 		}
 	}
 	if m.Aggregation == ir.Mean {
 		n := m.TreesPerOutput()
 		for o := range acc {
-			acc[o] = F(m.Base(o)) + sums[o]/F(n[o])
+			if m.Float32Sum {
+				acc[o] = F(float32(base(o)) + float32(sums[o])/float32(n[o]))
+			} else {
+				acc[o] = base(o) + sums[o]/F(n[o])
+			}
 		}
 	}
 	if r := m.Readout; r != nil {
@@ -59,7 +76,7 @@ func reference[F Float](m *ir.Model, x []F) (margin, pred []F) {
 			for j, v := range u {
 				s += F(F(r.Weights[o][j]) * v)
 			}
-			acc[o] += s
+			acc[o] = plus(acc[o], s)
 		}
 	}
 	margin = acc

@@ -89,11 +89,11 @@ func TestRandomModelsMatchReference(t *testing.T) {
 		name string
 		opts randmodel.Options
 	}{
-		{"axis", randmodel.Options{AxisOnly: true}},
-		{"oblique", randmodel.Options{Oblique: 0.5, SoftmaxLeaf: 0.3}},
+		{"axis", randmodel.Options{AxisOnly: true, Float32Sum: true}},
+		{"oblique", randmodel.Options{Oblique: 0.5, SoftmaxLeaf: 0.3, Float32Sum: true}},
 		{"categorical", randmodel.Options{Categorical: 0.5}},
-		{"soft", randmodel.Options{Soft: 0.7, Oblique: 0.1, SoftmaxLeaf: 0.2}},
-		{"latent", randmodel.Options{Oblique: 0.5, Latent: true}},
+		{"soft", randmodel.Options{Soft: 0.7, Oblique: 0.1, SoftmaxLeaf: 0.2, Float32Sum: true}},
+		{"latent", randmodel.Options{Oblique: 0.5, Latent: true, Float32Sum: true}},
 		{"deep", randmodel.Options{AxisOnly: true, MinDepth: 10, MaxDepth: 14, Trees: 3}},
 	}
 	for _, kind := range kinds {

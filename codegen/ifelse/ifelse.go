@@ -81,7 +81,7 @@ func genTree(g *emit.Gen, i int) emit.Unit {
 	} else {
 		decl = emit.Doc(fmt.Sprintf("%s returns the value of tree %d (%s) for output %d.", name, i, shape, t.Output)).Line().
 			Func().Id(name).Params(x).Add(g.Float()).Block(w.node(0, true)...)
-		call = emit.AddValue(t.Output, jen.Id(name).Call(jen.Id("x")))
+		call = g.AddValue(t.Output, jen.Id(name).Call(jen.Id("x")))
 	}
 	return emit.Unit{Decls: []jen.Code{decl}, Calls: []jen.Code{call}, Size: size}
 }
@@ -167,7 +167,7 @@ func (w *walker) leaf(n *ir.Node, tail bool) []jen.Code {
 		if r := w.g.Round(v); r == 0 && !math.Signbit(r) && !w.g.NeedsZeroAdd(k) {
 			continue // adding +0 changes nothing (see emit.Gen.NeedsZeroAdd)
 		}
-		stmts = append(stmts, emit.AddValue(k, w.g.Lit(v)))
+		stmts = append(stmts, w.g.AddLit(k, v))
 	}
 	return w.end(stmts, tail)
 }
@@ -179,10 +179,10 @@ func (w *walker) softmax(n *ir.Node, tail bool) []jen.Code {
 	j := 0
 	for k := 0; k < w.g.Model.NumOutputs; k++ {
 		if j < len(sp.Classes) && sp.Classes[j] == k {
-			stmts = append(stmts, emit.AddValue(k, value(j)))
+			stmts = append(stmts, w.g.AddValue(k, value(j)))
 			j++
 		} else if w.g.NeedsZeroAdd(k) {
-			stmts = append(stmts, emit.AddValue(k, jen.Lit(0)))
+			stmts = append(stmts, w.g.AddValue(k, jen.Lit(0)))
 		}
 	}
 	return w.end(stmts, tail)

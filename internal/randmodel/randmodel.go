@@ -23,6 +23,7 @@ type Options struct {
 	Categorical float64 // probability of a categorical split
 	SoftmaxLeaf float64 // probability of a softmax leaf in vector-leaf trees
 	Latent      bool    // add one latent tree and a read-out
+	Float32Sum  bool    // let half of the models accumulate margins in float32
 	AxisOnly    bool    // only axis splits and constant leaves (overrides the above)
 	Task        ir.Task // "" draws one
 }
@@ -115,6 +116,8 @@ func Model(seed uint64, o Options) *ir.Model {
 			m.Readout.Bias = append(m.Readout.Bias, r.NormFloat64())
 		}
 	}
+	// Drawn last, so that the rest of a seed's model does not depend on it.
+	m.Float32Sum = o.Float32Sum && r.IntN(2) == 0
 	if err := m.Validate(); err != nil {
 		panic(fmt.Sprintf("randmodel: seed %d made an invalid model: %v", seed, err))
 	}

@@ -30,7 +30,8 @@
 //
 // The model: NumFeatures is learner_model_param.num_feature; FeatureNames
 // come from learner.feature_names when it is not empty; aggregation is sum;
-// Float32Compare is set. Provenance has producer "xgboost" and the params
+// Float32Compare and Float32Sum are set (tests and margins in float32, in
+// every working precision). Provenance has producer "xgboost" and the params
 // objective, booster, version (when the file has one), base_score (as
 // written), num_parallel_tree, num_trees, and num_class or num_target when
 // there are several outputs.

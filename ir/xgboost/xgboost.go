@@ -170,6 +170,7 @@ func convert(root *value) (*ir.Model, error) {
 		Aggregation:    ir.Sum,
 		Link:           obj.link,
 		Float32Compare: true,
+		Float32Sum:     true,
 	}
 	switch {
 	case numTarget < 1 || numTarget > 1<<16:

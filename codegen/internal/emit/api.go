@@ -252,9 +252,17 @@ func (g *Gen) genPredictMargin(f *jen.File, addFuncs []string) {
 		row = jen.Op("&").Id("xp")
 	}
 	arr := jen.Index(jen.Id("NumOutputs")).Add(g.Float())
+	// base is b_k as the package holds it: rounded to F, or to float32 with
+	// Float32Sum.
+	base := func(k int) float64 {
+		if m.Float32Sum {
+			return float64(float32(m.Base(k)))
+		}
+		return g.Round(m.Base(k))
+	}
 	zeroBase := true
 	for k := 0; k < m.NumOutputs; k++ {
-		b := g.Round(m.Base(k))
+		b := base(k)
 		if b != 0 || math.Signbit(b) {
 			zeroBase = false
 		}
@@ -262,11 +270,11 @@ func (g *Gen) genPredictMargin(f *jen.File, addFuncs []string) {
 	if m.Aggregation == ir.Mean || zeroBase {
 		body = append(body, jen.Var().Id("a").Add(arr))
 	} else {
-		base := make([]jen.Code, m.NumOutputs)
-		for k := range base {
-			base[k] = g.Lit(m.Base(k))
+		vals := make([]jen.Code, m.NumOutputs)
+		for k := range vals {
+			vals[k] = g.Lit(base(k))
 		}
-		body = append(body, jen.Id("a").Op(":=").Add(arr).Values(base...))
+		body = append(body, jen.Id("a").Op(":=").Add(arr).Values(vals...))
 	}
 	for _, fn := range addFuncs {
 		body = append(body, jen.Id(fn).Call(row.Clone(), jen.Op("&").Id("a")))
@@ -278,17 +286,24 @@ func (g *Gen) genPredictMargin(f *jen.File, addFuncs []string) {
 		for k := 0; k < m.NumOutputs; k++ {
 			ak := jen.Id("a").Index(jen.Lit(k))
 			// counts[k] > 0: Validate refuses a mean over no trees.
-			b := g.Round(m.Base(k))
+			b := base(k)
 			if counts[k] == 1 && b == 0 && !math.Signbit(b) {
 				// s/1 == s, and +0 + s == s since a sum that starts at +0
 				// is never -0.
 				continue
 			}
 			mean := ak.Clone()
+			if g.Sum32() {
+				mean = jen.Float32().Call(ak.Clone())
+			}
 			if counts[k] > 1 { // s/1 == s for every s
 				mean = mean.Op("/").Lit(counts[k])
 			}
-			body = append(body, ak.Clone().Op("=").Add(g.Lit(m.Base(k))).Op("+").Add(mean))
+			if g.Sum32() {
+				body = append(body, ak.Clone().Op("=").Float64().Call(g.Lit32(b).Op("+").Add(mean)))
+				continue
+			}
+			body = append(body, ak.Clone().Op("=").Add(g.Lit(b)).Op("+").Add(mean))
 		}
 	}
 	body = append(body, jen.Return(jen.Id("a")))

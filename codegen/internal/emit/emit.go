@@ -240,7 +240,27 @@ func (g *Gen) NeedsZeroAdd(k int) bool {
 // TreeFunc returns the name of the function of tree i: "tree17".
 func TreeFunc(i int) string { return "tree" + strconv.Itoa(i) }
 
-// AddValue returns the statement a[k] += v, adding a value to accumulator k.
-func AddValue(k int, v jen.Code) *jen.Statement {
-	return jen.Id("a").Index(jen.Lit(k)).Op("+=").Add(v)
+// AddValue returns the statement that adds the tree value v (an expression
+// of type F) to accumulator k: a[k] += v, or, for a float64 package of a
+// model with Float32Sum, a[k] = float64(float32(a[k]) + float32(v)).
+func (g *Gen) AddValue(k int, v jen.Code) *jen.Statement {
+	ak := jen.Id("a").Index(jen.Lit(k))
+	if g.Sum32() {
+		return ak.Clone().Op("=").Float64().Call(jen.Float32().Call(ak).Op("+").Float32().Call(v))
+	}
+	return ak.Op("+=").Add(v)
 }
+
+// AddLit is AddValue of the model value v, a constant: with Float32Sum the
+// constant is v rounded to float32 (never a decimal rounded twice).
+func (g *Gen) AddLit(k int, v float64) *jen.Statement {
+	if g.Sum32() {
+		ak := jen.Id("a").Index(jen.Lit(k))
+		return ak.Clone().Op("=").Float64().Call(jen.Float32().Call(ak).Op("+").Add(g.Lit32(g.Round(v))))
+	}
+	return g.AddValue(k, g.Lit(v))
+}
+
+// Sum32 reports whether margins are accumulated in float32 inside a float64
+// package (a model with Float32Sum).
+func (g *Gen) Sum32() bool { return g.Model.Float32Sum && !g.Is32() }

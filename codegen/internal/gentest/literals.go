@@ -22,7 +22,8 @@ var stdImporter = importer.ForCompiler(token.NewFileSet(), "source", nil)
 // every number literal that has a floating-point type (untyped constants
 // included, with the type they take in their context): it must equal, bit
 // for bit, a value of the model rounded to the package's precision (or to
-// float32 for axis thresholds under Float32Compare), or one of the few
+// float32 for axis thresholds under Float32Compare and for margins under
+// Float32Sum), or one of the few
 // numbers of the fixed code: 0, 1 (sigmoid), 0.5 (binary class threshold)
 // and the tree counts that divide under mean aggregation. The declaration of
 // negZero, math.Copysign(0, -1), and the category helpers (inCategories,
@@ -59,8 +60,11 @@ func CheckLiterals(files []codegen.File, m *ir.Model, float32Precision bool) (in
 	}
 	for _, v := range ModelValues(m) {
 		add(v, bits)
-		if m.Float32Compare {
+		if m.Float32Compare || m.Float32Sum {
 			add(v, 32)
+		}
+		if m.Float32Sum {
+			add(float64(float32(v)), bits) // the float32 base score in a float64 package
 		}
 	}
 	for _, v := range []float64{0, 1, 0.5} {

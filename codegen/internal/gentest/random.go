@@ -71,6 +71,7 @@ func RandomModel(r *rand.Rand, o RandomOptions) *ir.Model {
 		m.Aggregation = ir.Mean
 	}
 	m.Float32Compare = r.IntN(2) == 0
+	m.Float32Sum = r.IntN(3) == 0
 	if r.IntN(2) == 0 {
 		m.BaseScore = make([]float64, k)
 		for i := range m.BaseScore {
