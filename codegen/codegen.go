@@ -12,6 +12,7 @@ import (
 
 	"github.com/treegen/treegen/codegen/ifelse"
 	"github.com/treegen/treegen/codegen/internal/emit"
+	"github.com/treegen/treegen/codegen/quickscorer"
 	"github.com/treegen/treegen/internal/atomicfile"
 	"github.com/treegen/treegen/internal/version"
 	"github.com/treegen/treegen/ir"
@@ -32,7 +33,8 @@ const DefaultBackend = ifelse.Name
 
 // backends maps the name of each backend to its constructor.
 var backends = map[string]func() emit.Backend{
-	ifelse.Name: ifelse.New,
+	ifelse.Name:      ifelse.New,
+	quickscorer.Name: quickscorer.New,
 }
 
 // Backends returns the names of the known backends, sorted.

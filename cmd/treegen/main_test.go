@@ -79,7 +79,7 @@ func TestBadInput(t *testing.T) {
 		{"package is a keyword", []string{"gen", "--model", model, "--out", dir, "--package", "func"},
 			`package name "func" is a Go keyword (set --package)`},
 		{"unknown backend", []string{"gen", "--model", model, "--out", dir, "--package", "p", "--backend", "llvm"},
-			`unknown backend "llvm" (known backends: ifelse)`},
+			`unknown backend "llvm" (known backends: ifelse, quickscorer)`},
 		{"bad precision", []string{"gen", "--model", model, "--out", dir, "--package", "p", "--precision", "float16"},
 			`unknown precision "float16" (want float64 or float32)`},
 		{"wrong feature count", []string{"predict", "--model", "testdata/badchild.json", "--data", "testdata/small.tsv"},
