@@ -260,3 +260,33 @@ func TestTrainGBDT(t *testing.T) {
 		t.Fatalf("inspect:\n%s", out)
 	}
 }
+
+func TestBench(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds generated code")
+	}
+	model := trained(t)
+	code, out, stderr := treegen(t, "bench", "--model", model, "--data", "testdata/small.tsv", "--time", "50ms", "--json")
+	if code != 0 {
+		t.Fatalf("bench: %s", stderr)
+	}
+	var r struct {
+		Rows    int
+		Results []benchResult
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatalf("bench --json: %v\n%s", err, out)
+	}
+	if r.Rows != 6 || len(r.Results) != 3 {
+		t.Fatalf("bench --json: %+v", r)
+	}
+	for _, res := range r.Results {
+		if res.NsPerRow <= 0 || res.NsPerRowBatch <= 0 || res.AllocsPerRow != 0 {
+			t.Errorf("%s: %+v", res.Backend, res)
+		}
+	}
+	code, _, stderr = treegen(t, "bench", "--model", model, "--data", "testdata/small.tsv", "--backends", "llvm")
+	if code == 0 || stderr != "treegen: unknown backend \"llvm\" (known backends: ifelse, quickscorer)\n" {
+		t.Fatalf("unknown backend: %d %s", code, stderr)
+	}
+}
