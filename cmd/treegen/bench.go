@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	goruntime "runtime"
@@ -53,15 +52,8 @@ compile the model are reported as such and skipped.`,
 			if precision != "float64" && precision != "float32" {
 				return fmt.Errorf("--precision must be float64 or float32, not %q", precision)
 			}
-			m, err := ir.Load(model)
+			m, d, err := loadModelAndRows(model, dataPath, target)
 			if err != nil {
-				return err
-			}
-			d, err := readData(dataPath, target, false)
-			if err != nil {
-				return err
-			}
-			if err := matchFeatures(m, d); err != nil {
 				return err
 			}
 			n := d.Rows
@@ -187,13 +179,13 @@ func benchInterpF[F runtime.Float](m *ir.Model, path string, rows [][]float64, b
 	out := make([]F, m.NumOutputs)
 	batch := make([]F, len(rows)*m.NumOutputs)
 	var sink F
-	single := measureRows(budget, len(rows), func() {
+	single := harness.MeasureRows(budget, len(rows), func() {
 		for _, x := range xs {
 			p.Predict(x, out)
 			sink += out[0]
 		}
 	})
-	batched := measureRows(budget, len(rows), func() { p.PredictBatch(flat, batch, false) })
+	batched := harness.MeasureRows(budget, len(rows), func() { p.PredictBatch(flat, batch, false) })
 	allocs := testingAllocs(func() {
 		for _, x := range xs {
 			p.Predict(x, out)
@@ -206,23 +198,6 @@ func benchInterpF[F runtime.Float](m *ir.Model, path string, rows [][]float64, b
 	}
 	return benchResult{Backend: "interp", NsPerRow: single, NsPerRowBatch: batched, AllocsPerRow: allocs,
 		BuildSeconds: load.Seconds(), SourceBytes: size}, nil
-}
-
-// measureRows runs pass (over n rows) repeatedly and returns the best ns per
-// row of five rounds of at least budget/5 each: the driver's procedure.
-func measureRows(budget time.Duration, n int, pass func()) float64 {
-	pass()
-	best := math.Inf(1)
-	for round := 0; round < 5; round++ {
-		start := time.Now()
-		passes := 0
-		for time.Since(start) < budget/5 || passes == 0 {
-			pass()
-			passes++
-		}
-		best = math.Min(best, float64(time.Since(start).Nanoseconds())/float64(passes*n))
-	}
-	return best
 }
 
 // testingAllocs returns the heap allocations one call of f makes.

@@ -12,7 +12,6 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/treegen/treegen/internal/harness"
-	"github.com/treegen/treegen/ir"
 )
 
 func (a *app) checkCmd() *cobra.Command {
@@ -32,15 +31,8 @@ package, by "treegen predict --precision float32").`,
 			if model == "" || dir == "" {
 				return fmt.Errorf("--model and --dir are required")
 			}
-			m, err := ir.Load(model)
+			m, d, err := loadModelAndRows(model, dataPath, target)
 			if err != nil {
-				return err
-			}
-			d, err := readData(dataPath, target, false)
-			if err != nil {
-				return err
-			}
-			if err := matchFeatures(m, d); err != nil {
 				return err
 			}
 			pkg, err := harness.Inspect(dir)

@@ -22,6 +22,23 @@ func readData(path, target string, requireTarget bool) (*data.Dataset, error) {
 	return data.ReadFile(path, data.Options{Target: target, RequireTarget: requireTarget})
 }
 
+// loadModelAndRows loads a model and a data file (with or without its
+// target column) whose features fit it.
+func loadModelAndRows(model, path, target string) (*ir.Model, *data.Dataset, error) {
+	m, err := ir.Load(model)
+	if err != nil {
+		return nil, nil, err
+	}
+	d, err := readData(path, target, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := matchFeatures(m, d); err != nil {
+		return nil, nil, err
+	}
+	return m, d, nil
+}
+
 // matchFeatures checks that a data set fits the model's input.
 func matchFeatures(m *ir.Model, d *data.Dataset) error {
 	if d.Cols != m.NumFeatures {

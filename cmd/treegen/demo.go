@@ -5,7 +5,6 @@ import (
 	"context"
 	_ "embed"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"time"
@@ -163,20 +162,12 @@ func interpretF[F runtime.Float](m *ir.Model, rows [][]float64) ([]int, float64,
 	}
 	out := make([]F, m.NumOutputs)
 	var sink F
-	best := math.Inf(1)
-	for round := 0; round < 5; round++ {
-		start := time.Now()
-		passes := 0
-		for time.Since(start) < 100*time.Millisecond {
-			for _, x := range xs {
-				p.Predict(x, out)
-				sink += out[0]
-			}
-			passes++
+	best := harness.MeasureRows(500*time.Millisecond, len(xs), func() {
+		for _, x := range xs {
+			p.Predict(x, out)
+			sink += out[0]
 		}
-		ns := float64(time.Since(start).Nanoseconds()) / float64(passes*len(xs))
-		best = math.Min(best, ns)
-	}
+	})
 	_ = sink
 	return classes, best, nil
 }

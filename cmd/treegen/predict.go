@@ -33,15 +33,8 @@ that they parse back to the same float64.`,
 			if precision != "float64" && precision != "float32" {
 				return fmt.Errorf("--precision must be float64 or float32, not %q", precision)
 			}
-			m, err := ir.Load(model)
+			m, d, err := loadModelAndRows(model, dataPath, target)
 			if err != nil {
-				return err
-			}
-			d, err := readData(dataPath, target, false)
-			if err != nil {
-				return err
-			}
-			if err := matchFeatures(m, d); err != nil {
 				return err
 			}
 			return writeOut(out, a.stdout, func(w io.Writer) error {

@@ -188,6 +188,24 @@ func Run(ctx context.Context, dir string, rows [][]float64, opts Options) (*Resu
 	return res, nil
 }
 
+// MeasureRows runs pass, which predicts n rows, repeatedly and returns the
+// best time per row of five rounds of at least budget/5 each: the procedure
+// of the driver program, for timing the interpreter the same way.
+func MeasureRows(budget time.Duration, n int, pass func()) float64 {
+	pass()
+	best := math.Inf(1)
+	for round := 0; round < 5; round++ {
+		start := time.Now()
+		passes := 0
+		for time.Since(start) < budget/5 || passes == 0 {
+			pass()
+			passes++
+		}
+		best = math.Min(best, float64(time.Since(start).Nanoseconds())/float64(passes*n))
+	}
+	return best
+}
+
 // goEnv is the environment of the go command: no workspace, no network, no
 // toolchain switch, so that a build never downloads anything.
 func goEnv() []string {
