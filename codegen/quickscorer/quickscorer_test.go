@@ -20,7 +20,6 @@ import (
 	"github.com/treegen/treegen/golden"
 	"github.com/treegen/treegen/ir"
 	"github.com/treegen/treegen/ir/xgboost"
-	"github.com/treegen/treegen/runtime"
 )
 
 var (
@@ -43,60 +42,6 @@ func generate(t testing.TB, m *ir.Model, pkg string, prec codegen.Precision) []c
 		t.Fatalf("%s: %v", pkg, err)
 	}
 	return files
-}
-
-// oracle is what the interpreter computes for some rows.
-type oracle struct {
-	margin, predict [][]float64
-	class           []int
-}
-
-func interpret(t *testing.T, m *ir.Model, rows [][]float64, f32 bool) oracle {
-	t.Helper()
-	if f32 {
-		return interpretF[float32](t, m, rows)
-	}
-	return interpretF[float64](t, m, rows)
-}
-
-func interpretF[F runtime.Float](t *testing.T, m *ir.Model, rows [][]float64) oracle {
-	t.Helper()
-	p, err := runtime.New[F](m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var o oracle
-	widen := func(v []F) []float64 {
-		w := make([]float64, len(v))
-		for i, x := range v {
-			w[i] = float64(x)
-		}
-		return w
-	}
-	for _, row := range rows {
-		x := make([]F, len(row))
-		for j, v := range row {
-			x[j] = F(v)
-		}
-		mg := make([]F, m.NumOutputs)
-		pr := make([]F, m.NumOutputs)
-		if err := p.PredictMargin(x, mg); err != nil {
-			t.Fatal(err)
-		}
-		if err := p.Predict(x, pr); err != nil {
-			t.Fatal(err)
-		}
-		c := -1
-		if m.IsClassifier() {
-			if c, err = p.PredictClass(x); err != nil {
-				t.Fatal(err)
-			}
-		}
-		o.margin = append(o.margin, widen(mg))
-		o.predict = append(o.predict, widen(pr))
-		o.class = append(o.class, c)
-	}
-	return o
 }
 
 // literalModel returns a copy of m whose axis thresholds are the ones the
@@ -392,7 +337,7 @@ func TestGenerated(t *testing.T) {
 		if c.Allocs && (res.PredictAllocs != 0 || res.BatchAllocs != 0) {
 			t.Errorf("%s: Predict allocates %v times, PredictBatch %v times; want 0", c.Name, res.PredictAllocs, res.BatchAllocs)
 		}
-		want := interpret(t, c.model, c.Inputs, c.Float32)
+		want := gentest.Interpret(t, c.model, c.Inputs, c.Float32)
 		fails := 0
 		for row := range c.Inputs {
 			if fails > 3 {
@@ -403,16 +348,16 @@ func TestGenerated(t *testing.T) {
 				t.Errorf("%s: PredictMargin = %v, expected %v", where, res.Margin[row], c.want[row])
 				fails++
 			}
-			if !same(res.Margin[row], want.margin[row]) {
-				t.Errorf("%s: PredictMargin = %v, interpreter %v", where, res.Margin[row], want.margin[row])
+			if !same(res.Margin[row], want.Margin[row]) {
+				t.Errorf("%s: PredictMargin = %v, interpreter %v", where, res.Margin[row], want.Margin[row])
 				fails++
 			}
-			if !same(res.Predict[row], want.predict[row]) {
-				t.Errorf("%s: Predict = %v, interpreter %v", where, res.Predict[row], want.predict[row])
+			if !same(res.Predict[row], want.Predict[row]) {
+				t.Errorf("%s: Predict = %v, interpreter %v", where, res.Predict[row], want.Predict[row])
 				fails++
 			}
-			if res.Class[row] != want.class[row] {
-				t.Errorf("%s: PredictClass = %d, interpreter %d", where, res.Class[row], want.class[row])
+			if res.Class[row] != want.Class[row] {
+				t.Errorf("%s: PredictClass = %d, interpreter %d", where, res.Class[row], want.Class[row])
 				fails++
 			}
 		}
