@@ -1,14 +1,13 @@
 package data_test
 
 import (
-	"bufio"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/treegen/treegen/data"
+	"github.com/treegen/treegen/internal/pmlb"
 )
 
 // datasetsDir holds the shared benchmark data sets, outside this repository.
@@ -24,42 +23,13 @@ func readManifest(t testing.TB) map[string]manifestEntry {
 	if _, err := os.Stat(datasetsDir); os.IsNotExist(err) {
 		t.Skipf("%s does not exist", datasetsDir)
 	}
-	f, err := os.Open(filepath.Join(datasetsDir, "MANIFEST.tsv"))
+	sets, err := pmlb.ReadManifest(filepath.Join(datasetsDir, "MANIFEST.tsv"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
 	m := make(map[string]manifestEntry)
-	sc := bufio.NewScanner(f)
-	var col map[string]int
-	for sc.Scan() {
-		fields := strings.Split(sc.Text(), "\t")
-		if col == nil {
-			col = make(map[string]int)
-			for i, name := range fields {
-				col[name] = i
-			}
-			for _, name := range []string{"name", "rows", "features", "classes", "task"} {
-				if _, ok := col[name]; !ok {
-					t.Fatalf("MANIFEST.tsv has no column %q", name)
-				}
-			}
-			continue
-		}
-		if len(fields) != len(col) {
-			t.Fatalf("MANIFEST.tsv: bad line %q", sc.Text())
-		}
-		num := func(name string) int {
-			n, err := strconv.Atoi(fields[col[name]])
-			if err != nil {
-				t.Fatalf("MANIFEST.tsv: %v", err)
-			}
-			return n
-		}
-		m[fields[col["name"]]] = manifestEntry{num("rows"), num("features"), num("classes"), fields[col["task"]]}
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
+	for _, d := range sets {
+		m[d.Name] = manifestEntry{d.Rows, d.Features, d.Classes, d.Task}
 	}
 	return m
 }

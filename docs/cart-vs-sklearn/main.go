@@ -18,7 +18,6 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -31,6 +30,7 @@ import (
 	"time"
 
 	"github.com/treegen/treegen/data"
+	"github.com/treegen/treegen/internal/pmlb"
 	"github.com/treegen/treegen/ir"
 	"github.com/treegen/treegen/train/cart"
 )
@@ -78,7 +78,7 @@ type row struct {
 }
 
 func run(criterion string, depth int, dir, python, script, only string) error {
-	names, err := classificationSets(filepath.Join(dir, "MANIFEST.tsv"))
+	names, err := pmlb.ClassificationSets(filepath.Join(dir, "MANIFEST.tsv"))
 	if err != nil {
 		return err
 	}
@@ -102,35 +102,6 @@ func run(criterion string, depth int, dir, python, script, only string) error {
 	}
 	print(results, criterion, depth)
 	return nil
-}
-
-// classificationSets returns the names of the classification data sets of
-// the manifest, in its order.
-func classificationSets(manifest string) ([]string, error) {
-	f, err := os.Open(manifest)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	var names []string
-	col := map[string]int{}
-	for line := 0; sc.Scan(); line++ {
-		fields := strings.Split(sc.Text(), "\t")
-		if line == 0 {
-			for i, h := range fields {
-				col[h] = i
-			}
-			if _, ok := col["task"]; !ok {
-				return nil, fmt.Errorf("%s: no task column", manifest)
-			}
-			continue
-		}
-		if fields[col["task"]] == "classification" {
-			names = append(names, fields[col["name"]])
-		}
-	}
-	return names, sc.Err()
 }
 
 func compare(name, criterion string, depth int, dir, python, script, tmp string) (row, error) {

@@ -19,7 +19,6 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -32,6 +31,7 @@ import (
 	"time"
 
 	"github.com/treegen/treegen/data"
+	"github.com/treegen/treegen/internal/pmlb"
 	"github.com/treegen/treegen/ir"
 	"github.com/treegen/treegen/metrics"
 	"github.com/treegen/treegen/runtime"
@@ -94,7 +94,7 @@ type row struct {
 }
 
 func run(p params, dir, python, script, only string, repeat int) error {
-	names, err := classificationSets(filepath.Join(dir, "MANIFEST.tsv"))
+	names, err := pmlb.ClassificationSets(filepath.Join(dir, "MANIFEST.tsv"))
 	if err != nil {
 		return err
 	}
@@ -119,35 +119,6 @@ func run(p params, dir, python, script, only string, repeat int) error {
 	}
 	print(p, results)
 	return nil
-}
-
-// classificationSets returns the names of the classification data sets of
-// the manifest, in its order.
-func classificationSets(manifest string) ([]string, error) {
-	f, err := os.Open(manifest)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	var names []string
-	col := map[string]int{}
-	for line := 0; sc.Scan(); line++ {
-		fields := strings.Split(sc.Text(), "\t")
-		if line == 0 {
-			for i, h := range fields {
-				col[h] = i
-			}
-			if _, ok := col["task"]; !ok {
-				return nil, fmt.Errorf("%s: no task column", manifest)
-			}
-			continue
-		}
-		if fields[col["task"]] == "classification" {
-			names = append(names, fields[col["name"]])
-		}
-	}
-	return names, sc.Err()
 }
 
 func compare(p params, name, dir, python, script, tmp string, repeat int) (row, error) {

@@ -1,14 +1,13 @@
 package cart
 
 import (
-	"bufio"
 	"math"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/treegen/treegen/data"
+	"github.com/treegen/treegen/internal/pmlb"
 	"github.com/treegen/treegen/ir"
 )
 
@@ -18,34 +17,16 @@ const datasetDir = "../../../shared/datasets"
 // datasetTasks reads the task ("classification" or "regression") of every
 // data set from the manifest, skipping the test if it is absent.
 func datasetTasks(tb testing.TB) map[string]string {
-	f, err := os.Open(filepath.Join(datasetDir, "MANIFEST.tsv"))
+	sets, err := pmlb.ReadManifest(filepath.Join(datasetDir, "MANIFEST.tsv"))
 	if os.IsNotExist(err) {
 		tb.Skipf("%s is absent", datasetDir)
 	}
 	if err != nil {
 		tb.Fatal(err)
 	}
-	defer f.Close()
 	tasks := map[string]string{}
-	sc := bufio.NewScanner(f)
-	var task int = -1
-	for sc.Scan() {
-		fields := strings.Split(sc.Text(), "\t")
-		if task < 0 {
-			for i, h := range fields {
-				if h == "task" {
-					task = i
-				}
-			}
-			if task < 0 {
-				tb.Fatal("MANIFEST.tsv has no task column")
-			}
-			continue
-		}
-		tasks[fields[0]] = fields[task]
-	}
-	if err := sc.Err(); err != nil {
-		tb.Fatal(err)
+	for _, d := range sets {
+		tasks[d.Name] = d.Task
 	}
 	return tasks
 }
