@@ -37,5 +37,24 @@ func BenchmarkPredict(b *testing.B) {
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(m.Trees)), "ns/tree")
 		})
+		// The same rows through PredictBatch, with the NaN replaced: a
+		// block with a NaN takes another path.
+		var flat []float64
+		for _, row := range rows {
+			for _, v := range row {
+				if v != v {
+					v = 0
+				}
+				flat = append(flat, v)
+			}
+		}
+		batch := make([]float64, len(rows)*m.NumOutputs)
+		b.Run(fmt.Sprintf("%s/interp-batch", c.name), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				p.PredictBatch(flat, batch, false)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(rows)*len(m.Trees)), "ns/tree")
+		})
 	}
 }

@@ -8,9 +8,15 @@
 // for bit-for-bit equality against it. It is also the "interpreted" side of
 // every speed comparison, so it is built for speed: trees made only of
 // axis-aligned splits and constant leaves (CART, gradient boosting, XGBoost
-// and LightGBM imports) run on a compact 16- or 24-byte node layout with "<="
-// tests and float32 comparisons folded into the thresholds at load time, and
-// no prediction allocates.
+// and LightGBM imports) run on a compact node layout with "<=" tests and
+// float32 comparisons folded into the thresholds at load time, and no
+// prediction allocates. Such a tree that pads cheaply into a perfect tree
+// (at most 12 deep, at most twice its leaves) is stored padded, in heap
+// order, as 8- or 16-byte splits without child pointers; the others keep
+// explicit children. Predict walks four trees at once without
+// data-dependent branches; PredictBatch scores blocks of 64 rows tree by
+// tree, moving every row of the block one level down a tree at a time, so
+// that each tree is read from memory once per block.
 //
 // A Predictor is generic over the working precision F (float32 or float64);
 // a float32 Predictor computes exactly what float32 generated code computes.

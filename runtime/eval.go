@@ -75,8 +75,16 @@ func (p *Predictor[F]) class(pred []F) int {
 	return 0
 }
 
+// batchRows is the number of rows PredictBatch scores together. For a
+// block of rows, the fast trees are walked tree by tree, so that a tree's
+// nodes are read from the cache once for all the block's rows, and four rows
+// walk each tree at once. 64 rows of 64 features in float64 take 32 KiB.
+const batchRows = 64
+
 // PredictBatch predicts n rows: x holds n*NumFeatures values row by row and
 // out receives n*NumOutputs values. With margin set it writes raw scores.
+// It gives the same results as Predict row by row, faster for ensembles of
+// axis-aligned trees: rows are scored in blocks, tree by tree.
 func (p *Predictor[F]) PredictBatch(x, out []F, margin bool) error {
 	if len(x)%p.p != 0 {
 		return ErrBatchShape
@@ -90,11 +98,24 @@ func (p *Predictor[F]) PredictBatch(x, out []F, margin bool) error {
 		s = p.pool.Get().(*scratch[F])
 		defer p.pool.Put(s)
 	}
-	for i := 0; i < n; i++ {
-		o := out[i*p.k : (i+1)*p.k]
-		p.margin(x[i*p.p:(i+1)*p.p], o, s)
+	if !p.blocked {
+		for i := 0; i < n; i++ {
+			o := out[i*p.k : (i+1)*p.k]
+			p.margin(x[i*p.p:(i+1)*p.p], o, s)
+			if !margin {
+				p.applyLink(o)
+			}
+		}
+		return nil
+	}
+	for r := 0; r < n; r += batchRows {
+		b := min(batchRows, n-r)
+		o := out[r*p.k : (r+b)*p.k]
+		p.marginBlock(x[r*p.p:(r+b)*p.p], o, b, s)
 		if !margin {
-			p.applyLink(o)
+			for i := 0; i < b; i++ {
+				p.applyLink(o[i*p.k : (i+1)*p.k])
+			}
 		}
 	}
 	return nil
@@ -103,27 +124,11 @@ func (p *Predictor[F]) PredictBatch(x, out []F, margin bool) error {
 // margin computes the raw scores of one row into out; s is nil when the
 // model needs no scratch.
 func (p *Predictor[F]) margin(x, a []F, s *scratch[F]) {
-	if p.shift != nil {
-		xp := s.x
-		for j := range xp {
-			xp[j] = (x[j] - p.shift[j]) * p.scale[j]
-		}
-		x = xp
-	}
-	if p.mean {
-		for k := range a {
-			a[k] = 0
-		}
-	} else {
-		copy(a, p.base)
-	}
 	xfast := x
-	if p.f32cmp && !isFloat32[F]() {
-		xfast = s.x32
-		for j, v := range x {
-			xfast[j] = F(float32(v))
-		}
+	if s != nil {
+		x, xfast = p.prepare(x, s.x, s.x32)
 	}
+	p.initMargins(a)
 	for i := 0; i < len(p.trees); i++ {
 		t := &p.trees[i]
 		switch t.kind {
@@ -131,29 +136,127 @@ func (p *Predictor[F]) margin(x, a []F, s *scratch[F]) {
 			n := int(t.run)
 			p.fastRun(xfast, a, p.trees[i:i+n])
 			i += n - 1
-		case hardTree:
-			leaf := p.hardLeaf(x, t.root)
-			p.addLeaf(x, leaf, F(1), t.out, a, s, false)
-		case softTree:
-			tv := s.t
-			if t.out >= 0 {
-				tv = tv[:1]
-			}
-			for k := range tv {
-				tv[k] = 0
-			}
-			p.soft(x, t.root, 1, t.out, tv, s)
-			if t.out >= 0 {
-				p.add(a, int(t.out), tv[0])
-			} else {
-				for k := range a {
-					p.add(a, k, tv[k])
-				}
-			}
-		case latentTree:
-			p.latent(x, t, s)
+			continue
+		case perfTree:
+			n := int(t.run)
+			p.perfRun(xfast, a, p.trees[i:i+n])
+			i += n - 1
+			continue
+		}
+		p.tree(x, a, t, s)
+	}
+	p.finish(x, a, s)
+}
+
+// marginBlock computes the raw scores of the n rows of x into a, scoring
+// each run of fast trees tree by tree over all the rows.
+func (p *Predictor[F]) marginBlock(x, a []F, n int, s *scratch[F]) {
+	xfast := x
+	if s != nil {
+		if len(s.xb) < n*p.p { // first use of this scratch for a batch
+			s.xb = make([]F, batchRows*p.p)
+			s.xb32 = make([]F, batchRows*p.p)
+		}
+		xp, x32 := s.xb[:n*p.p], s.xb32[:n*p.p]
+		for r := 0; r < n; r++ {
+			lo, hi := r*p.p, (r+1)*p.p
+			p.prepare(x[lo:hi], xp[lo:hi], x32[lo:hi])
+		}
+		if p.shift != nil {
+			x = xp
+		}
+		xfast = x
+		if p.f32cmp && !isFloat32[F]() {
+			xfast = x32
 		}
 	}
+	for r := 0; r < n; r++ {
+		p.initMargins(a[r*p.k : (r+1)*p.k])
+	}
+	for i := 0; i < len(p.trees); i++ {
+		t := &p.trees[i]
+		switch t.kind {
+		case fastTree:
+			m := int(t.run)
+			p.fastBlock(xfast, a, n, p.trees[i:i+m])
+			i += m - 1
+			continue
+		case perfTree:
+			m := int(t.run)
+			p.perfBlock(xfast, a, n, p.trees[i:i+m])
+			i += m - 1
+			continue
+		}
+		for r := 0; r < n; r++ {
+			p.tree(x[r*p.p:(r+1)*p.p], a[r*p.k:(r+1)*p.k], t, s)
+		}
+	}
+	for r := 0; r < n; r++ {
+		p.finish(x[r*p.p:(r+1)*p.p], a[r*p.k:(r+1)*p.k], s)
+	}
+}
+
+// prepare returns the row that the trees read, preprocessed into xp if the
+// model has preprocessing, and the row that fast trees read: the same, or
+// its float32 rounding in x32 for a float64 predictor with Float32Compare.
+func (p *Predictor[F]) prepare(x, xp, x32 []F) (xs, xfast []F) {
+	if p.shift != nil {
+		for j := range xp {
+			xp[j] = (x[j] - p.shift[j]) * p.scale[j]
+		}
+		x = xp
+	}
+	if p.f32cmp && !isFloat32[F]() {
+		x32 = x32[:len(x)]
+		for j, v := range x {
+			x32[j] = F(float32(v))
+		}
+		return x, x32
+	}
+	return x, x
+}
+
+// initMargins sets the accumulators to the base score (sum) or 0 (mean).
+func (p *Predictor[F]) initMargins(a []F) {
+	if p.mean {
+		for k := range a {
+			a[k] = 0
+		}
+		return
+	}
+	copy(a, p.base)
+}
+
+// tree adds the value of tree t, of any kind but fast, to the margins a.
+func (p *Predictor[F]) tree(x, a []F, t *treeRef, s *scratch[F]) {
+	switch t.kind {
+	case hardTree:
+		leaf := p.hardLeaf(x, t.root)
+		p.addLeaf(x, leaf, F(1), t.out, a, s, false)
+	case softTree:
+		tv := s.t
+		if t.out >= 0 {
+			tv = tv[:1]
+		}
+		for k := range tv {
+			tv[k] = 0
+		}
+		p.soft(x, t.root, 1, t.out, tv, s)
+		if t.out >= 0 {
+			p.add(a, int(t.out), tv[0])
+		} else {
+			for k := range a {
+				p.add(a, k, tv[k])
+			}
+		}
+	case latentTree:
+		p.latent(x, t, s)
+	}
+}
+
+// finish completes the margins a of row x once every tree is added: the
+// mean aggregation and the read-out of latent trees.
+func (p *Predictor[F]) finish(x, a []F, s *scratch[F]) {
 	if p.mean {
 		for k := range a {
 			if p.sum32 {
@@ -502,5 +605,159 @@ func (p *Predictor[F]) applyLink(a []F) {
 		}
 	case ir.Softmax:
 		softmaxInPlace(a)
+	}
+}
+
+// fastBlock adds the values of consecutive fast trees to the margins of the
+// n rows of x (row by row, NumFeatures values each), in tree order for every
+// row. It takes the trees one by one and walks four rows through each at
+// once, branch-free as fastRun does: the tree's nodes stay in the cache for
+// the whole block.
+func (p *Predictor[F]) fastBlock(x, a []F, n int, trees []treeRef) {
+	nodes := p.fast
+	np, k := p.p, p.k
+	for ti := range trees {
+		t := &trees[ti]
+		r := 0
+		for ; r+4 <= n; r += 4 {
+			x0 := x[r*np : (r+1)*np]
+			x1 := x[(r+1)*np : (r+2)*np]
+			x2 := x[(r+2)*np : (r+3)*np]
+			x3 := x[(r+3)*np : (r+4)*np]
+			i0, i1, i2, i3 := t.root, t.root, t.root, t.root
+			for d := t.depth; d > 0; d-- {
+				n0, n1, n2, n3 := &nodes[i0], &nodes[i1], &nodes[i2], &nodes[i3]
+				i0 = n0.child[right(x0[n0.feat&^nanRightBit], n0.thr, n0.feat)]
+				i1 = n1.child[right(x1[n1.feat&^nanRightBit], n1.thr, n1.feat)]
+				i2 = n2.child[right(x2[n2.feat&^nanRightBit], n2.thr, n2.feat)]
+				i3 = n3.child[right(x3[n3.feat&^nanRightBit], n3.thr, n3.feat)]
+			}
+			p.addFastLeaf(a[r*k:(r+1)*k], t, i0)
+			p.addFastLeaf(a[(r+1)*k:(r+2)*k], t, i1)
+			p.addFastLeaf(a[(r+2)*k:(r+3)*k], t, i2)
+			p.addFastLeaf(a[(r+3)*k:(r+4)*k], t, i3)
+		}
+		for ; r < n; r++ {
+			xr := x[r*np : (r+1)*np]
+			i := t.root
+			for d := t.depth; d > 0; d-- {
+				nd := &nodes[i]
+				i = nd.child[right(xr[nd.feat&^nanRightBit], nd.thr, nd.feat)]
+			}
+			p.addFastLeaf(a[r*k:(r+1)*k], t, i)
+		}
+	}
+}
+
+// perfRun adds the values of consecutive perfect trees to a, in tree order,
+// walking four trees at once as fastRun does. A perfect tree needs no child
+// pointers: the children of split j are 2j+1 and 2j+2, and every path has
+// the tree's depth.
+func (p *Predictor[F]) perfRun(x, a []F, trees []treeRef) {
+	nodes := p.perf
+	for len(trees) >= 4 {
+		t := trees[:4:4]
+		n0, n1, n2, n3 := nodes[t[0].root:], nodes[t[1].root:], nodes[t[2].root:], nodes[t[3].root:]
+		var i0, i1, i2, i3 int
+		for d := max(t[0].depth, t[1].depth, t[2].depth, t[3].depth); d > 0; d-- {
+			if d <= t[0].depth {
+				i0 = perfStep(x, n0, i0)
+			}
+			if d <= t[1].depth {
+				i1 = perfStep(x, n1, i1)
+			}
+			if d <= t[2].depth {
+				i2 = perfStep(x, n2, i2)
+			}
+			if d <= t[3].depth {
+				i3 = perfStep(x, n3, i3)
+			}
+		}
+		p.addPerfLeaf(a, &t[0], i0)
+		p.addPerfLeaf(a, &t[1], i1)
+		p.addPerfLeaf(a, &t[2], i2)
+		p.addPerfLeaf(a, &t[3], i3)
+		trees = trees[4:]
+	}
+	for k := range trees {
+		t := &trees[k]
+		nd := nodes[t.root:]
+		i := 0
+		for d := t.depth; d > 0; d-- {
+			i = perfStep(x, nd, i)
+		}
+		p.addPerfLeaf(a, t, i)
+	}
+}
+
+// perfStep moves from split i of a perfect tree to its child for row x.
+func perfStep[F Float](x []F, nodes []perfNode[F], i int) int {
+	n := &nodes[i]
+	return 2*i + 1 + right(x[n.feat&^nanRightBit], n.thr, n.feat)
+}
+
+// addPerfLeaf adds the value of the leaf reached at heap index i of perfect
+// tree t to a.
+func (p *Predictor[F]) addPerfLeaf(a []F, t *treeRef, i int) {
+	l := i - (1<<t.depth - 1)
+	if t.out >= 0 {
+		p.add(a, int(t.out), p.perfLeaf[int(t.leaf)+l])
+		return
+	}
+	v := p.perfLeaf[int(t.leaf)+l*len(a) : int(t.leaf)+(l+1)*len(a)]
+	for k := range a {
+		p.add(a, k, v[k])
+	}
+}
+
+// perfBlock is fastBlock for perfect trees. It moves all the rows of the
+// block down one level of a tree before the next level: the rows' steps are
+// independent, so the processor overlaps them. Without a NaN in the block,
+// a step is a load of the split, a load of the value, a comparison and an
+// addition.
+func (p *Predictor[F]) perfBlock(x, a []F, n int, trees []treeRef) {
+	np, k := p.p, p.k
+	hasNaN := false
+	for _, v := range x[:n*np] {
+		if v != v {
+			hasNaN = true
+			break
+		}
+	}
+	var idx [batchRows]int32
+	for ti := range trees {
+		t := &trees[ti]
+		nd := p.perf[t.root : int(t.root)+1<<t.depth-1]
+		ix := idx[:n]
+		for r := range ix {
+			ix[r] = 0
+		}
+		for d := t.depth; d > 0; d-- {
+			if hasNaN {
+				for r, i := range ix {
+					ix[r] = int32(perfStep(x[r*np:(r+1)*np], nd, int(i)))
+				}
+				continue
+			}
+			perfLevel(ix, x, nd, np)
+		}
+		for r, i := range ix {
+			p.addPerfLeaf(a[r*k:(r+1)*k], t, int(i))
+		}
+	}
+}
+
+// perfLevel moves every row of a block one level down a perfect tree: ix[r]
+// is the split where row r (x[r*np:]) stands. No value may be NaN.
+func perfLevel[F Float](ix []int32, x []F, nd []perfNode[F], np int) {
+	off := 0
+	for r, i := range ix {
+		s := &nd[i]
+		j := 2*i + 1
+		if x[off+int(s.feat&^nanRightBit)] >= s.thr {
+			j++
+		}
+		ix[r] = j
+		off += np
 	}
 }

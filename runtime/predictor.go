@@ -35,6 +35,8 @@ type Predictor[F Float] struct {
 	trees       []treeRef
 	fast        []fastNode[F]
 	fastLeaf    []F
+	perf        []perfNode[F] // split nodes of perfect trees, each tree in heap order
+	perfLeaf    []F           // leaf values of perfect trees, 2^depth leaves each
 	gen         []genNode[F]
 	genVal      []F
 	cats        []int32 // categories of categorical splits, sorted per node
@@ -44,6 +46,7 @@ type Predictor[F Float] struct {
 	readW       [][]F
 	readB       []F
 	needScratch bool
+	blocked     bool // PredictBatch scores blocks of rows: fast trees, no latent tree
 	maxLatent   int
 	pool        sync.Pool
 }
@@ -54,7 +57,8 @@ type treeRef struct {
 	root   int32 // index into fast or gen
 	out    int32 // output index, or ir.AllOutputs
 	depth  int32 // depth of the tree
-	run    int32 // fast trees: number of consecutive fast trees from this one
+	run    int32 // fast and perfect trees: number of consecutive trees of the kind from this one
+	leaf   int32 // perfect trees: offset of the leaf values in perfLeaf
 	nodes  int32 // number of nodes (latent trees)
 	zStart int32 // offset of the tree's nodes in z (latent trees)
 }
@@ -63,6 +67,7 @@ type treeKind uint8
 
 const (
 	fastTree   treeKind = iota // axis splits, constant leaves, on fastNode
+	perfTree                   // a fast tree padded to a perfect tree, on perfNode
 	hardTree                   // any hard splits, constant or softmax leaves, on genNode
 	softTree                   // at least one soft node, on genNode
 	latentTree                 // latent tree, on genNode
@@ -137,12 +142,14 @@ type smRow[F Float] struct {
 
 // scratch holds per-call buffers for models that need them.
 type scratch[F Float] struct {
-	x   []F // preprocessed row
-	x32 []F // the row rounded to float32 (float64 predictors with Float32Compare)
-	t   []F // one tree's value (soft trees)
-	e   []F // softmax leaf terms
-	q   []F // latent q per node
-	z   []F // latent z, all latent trees
+	x    []F // preprocessed row
+	x32  []F // the row rounded to float32 (float64 predictors with Float32Compare)
+	t    []F // one tree's value (soft trees)
+	e    []F // softmax leaf terms
+	q    []F // latent q per node
+	z    []F // latent z, all latent trees
+	xb   []F // a block of preprocessed rows (PredictBatch), allocated on first use
+	xb32 []F // the block rounded to float32
 }
 
 // New validates m and builds a Predictor for it.
@@ -204,22 +211,32 @@ func build[F Float](m *ir.Model, general bool) (*Predictor[F], error) {
 			ref.kind = hardTree
 			p.needScratch = true
 		}
-		if ref.kind == fastTree {
+		if ref.kind == fastTree && paddable(t) {
+			ref.kind = perfTree
+			ref.root, ref.leaf = p.addPerfect(t)
+		} else if ref.kind == fastTree {
 			ref.root = p.addFast(t)
 		} else {
 			ref.root = p.addGen(t)
 		}
 		p.trees = append(p.trees, ref)
 	}
-	// Mark runs of consecutive fast trees, walked together.
+	// Mark runs of consecutive fast (or perfect) trees, walked together.
 	for i := len(p.trees) - 1; i >= 0; i-- {
-		if p.trees[i].kind != fastTree {
+		kind := p.trees[i].kind
+		if kind != fastTree && kind != perfTree {
 			continue
 		}
 		p.trees[i].run = 1
-		if i+1 < len(p.trees) && p.trees[i+1].kind == fastTree {
+		if i+1 < len(p.trees) && p.trees[i+1].kind == kind {
 			p.trees[i].run += p.trees[i+1].run
 		}
+	}
+	for i := range p.trees {
+		p.blocked = p.blocked || p.trees[i].kind == fastTree || p.trees[i].kind == perfTree
+	}
+	if z > 0 {
+		p.blocked = false // a row's latent z lives in the scratch until its read-out
 	}
 	if p.f32cmp && !isFloat32[F]() {
 		p.needScratch = true // the row rounded to float32, for fast trees
@@ -332,6 +349,69 @@ func (p *Predictor[F]) addFast(t *ir.Tree) int32 {
 		p.fast = append(p.fast, fastNode[F]{thr: thr, feat: f, child: [2]int32{base + int32(nd.Left), base + int32(nd.Right)}})
 	}
 	return base
+}
+
+// Limits of the perfect layout: a tree is padded into a perfect tree only if
+// it is at most maxPerfectDepth deep and the padding at most doubles its
+// number of leaves.
+const (
+	maxPerfectDepth = 12
+	maxPadding      = 2
+)
+
+// paddable reports whether the fast tree t takes the perfect layout.
+func paddable(t *ir.Tree) bool {
+	d := t.Depth()
+	return d >= 1 && d <= maxPerfectDepth && 1<<d <= maxPadding*t.NumLeaves()
+}
+
+// perfNode is a split of a perfect tree: it sends the row right iff
+// x[feat] >= thr or, for NaN, iff nanRightBit is set, as a fastNode does.
+type perfNode[F Float] struct {
+	thr  F
+	feat uint32
+}
+
+// addPerfect appends the fast tree t, padded to a perfect tree of its depth
+// D, and returns the offsets of its 2^D-1 splits in perf (heap order: the
+// children of split j are 2j+1 and 2j+2) and of its 2^D leaves in perfLeaf.
+// A leaf above depth D becomes a split whose two subtrees repeat the leaf,
+// so that either direction reaches its value: the padded tree computes the
+// same function.
+func (p *Predictor[F]) addPerfect(t *ir.Tree) (root, leaf int32) {
+	d := t.Depth()
+	root, leaf = int32(len(p.perf)), int32(len(p.perfLeaf))
+	width := 1
+	if t.Output == ir.AllOutputs {
+		width = p.k
+	}
+	p.perf = append(p.perf, make([]perfNode[F], 1<<d-1)...)
+	p.perfLeaf = append(p.perfLeaf, make([]F, width<<d)...)
+	splits, leaves := p.perf[root:], p.perfLeaf[leaf:]
+	var fill func(j, h, level int)
+	fill = func(j, h, level int) {
+		nd := &t.Nodes[j]
+		if level == d {
+			copy(leaves[(h-(1<<d-1))*width:], convert[F](nd.Value))
+			return
+		}
+		if nd.IsSplit() {
+			thr, _ := p.foldThreshold(nd.Threshold, nd.LessEqual)
+			f := uint32(nd.Feature)
+			if !nd.DefaultLeft {
+				f |= nanRightBit
+			}
+			splits[h] = perfNode[F]{thr: thr, feat: f}
+			fill(nd.Left, 2*h+1, level+1)
+			fill(nd.Right, 2*h+2, level+1)
+			return
+		}
+		// A padding split (x[0] >= 0) over two copies of the leaf.
+		fill(j, 2*h+1, level+1)
+		fill(j, 2*h+2, level+1)
+	}
+	fill(0, 0, 0)
+	return root, leaf
 }
 
 // addGen appends the tree's nodes to the general layout and returns the root.

@@ -65,20 +65,31 @@ func checkAgainstReference[F Float](t *testing.T, m *ir.Model, rows [][]float64)
 			}
 		}
 	}
-	// The batch API gives the same answers.
-	flat := make([]F, 0, len(rows)*m.NumFeatures)
-	for _, row := range rows {
-		flat = append(flat, toF[F](row)...)
+	// The batch API gives the same answers, margins and predictions, over
+	// several blocks of rows and a partial one.
+	var flat []F
+	for len(flat) < (2*batchRows+7)*m.NumFeatures {
+		for _, row := range rows {
+			flat = append(flat, toF[F](row)...)
+		}
 	}
-	batch := make([]F, len(rows)*m.NumOutputs)
-	if err := fast.PredictBatch(flat, batch, false); err != nil {
-		t.Fatal(err)
-	}
-	for ri := range rows {
-		_, want := reference[F](m, flat[ri*m.NumFeatures:(ri+1)*m.NumFeatures])
-		for k := range want {
-			if !bitsEqual(batch[ri*m.NumOutputs+k], want[k]) {
-				t.Fatalf("%s batch row %d: pred[%d] = %v, reference %v", m.Name, ri, k, batch[ri*m.NumOutputs+k], want[k])
+	flat = flat[:(2*batchRows+7)*m.NumFeatures]
+	n := len(flat) / m.NumFeatures
+	for _, margin := range []bool{false, true} {
+		batch := make([]F, n*m.NumOutputs)
+		if err := fast.PredictBatch(flat, batch, margin); err != nil {
+			t.Fatal(err)
+		}
+		for ri := 0; ri < n; ri++ {
+			wantMargin, wantPred := reference[F](m, flat[ri*m.NumFeatures:(ri+1)*m.NumFeatures])
+			want := wantPred
+			if margin {
+				want = wantMargin
+			}
+			for k := range want {
+				if !bitsEqual(batch[ri*m.NumOutputs+k], want[k]) {
+					t.Fatalf("%s batch row %d (margin %v): out[%d] = %v, reference %v", m.Name, ri, margin, k, batch[ri*m.NumOutputs+k], want[k])
+				}
 			}
 		}
 	}

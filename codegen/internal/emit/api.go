@@ -11,7 +11,8 @@ import (
 
 // mainFile builds the file holding the API of the generated package.
 // addFuncs are the accumulation functions of the tree files, in order.
-func (g *Gen) mainFile(cfg Config, header, hash string, addFuncs []string) *jen.File {
+// batchFuncs are those that score blocks of rows, if the backend does.
+func (g *Gen) mainFile(cfg Config, header, hash string, addFuncs, batchFuncs []string) *jen.File {
 	f := jen.NewFile(cfg.Package)
 	f.HeaderComment(header)
 	for _, l := range docLines(78, g.packageDoc(cfg)...) {
@@ -23,7 +24,11 @@ func (g *Gen) mainFile(cfg Config, header, hash string, addFuncs []string) *jen.
 	g.genPredict(f)
 	g.genPredictMargin(f, addFuncs)
 	g.genPredictSlice(f)
-	g.genPredictBatch(f)
+	if len(batchFuncs) > 0 {
+		g.genBlockBatch(f, batchFuncs)
+	} else {
+		g.genPredictBatch(f)
+	}
 	if g.Model.IsClassifier() {
 		g.genPredictClass(f)
 	}
@@ -190,42 +195,42 @@ func (g *Gen) genErrors(f *jen.File, pkg string) {
 }
 
 func (g *Gen) genPredict(f *jen.File) {
-	m := g.Model
 	x := jen.Id("x").Add(g.RowType())
 	ret := jen.Index(jen.Id("NumOutputs")).Add(g.Float())
-	a := jen.Id("a")
+	what, link := g.linkStmts()
+	body := []jen.Code{jen.Return(jen.Id("PredictMargin").Call(jen.Id("x")))}
+	if len(link) > 0 {
+		body = append([]jen.Code{jen.Id("a").Op(":=").Id("PredictMargin").Call(jen.Id("x"))}, link...)
+		body = append(body, jen.Return(jen.Id("a")))
+	}
+	f.Add(Doc("Predict returns the predictions for row x: " + what + ". " +
+		"A NaN feature value means missing."))
+	f.Func().Id("Predict").Params(x).Add(ret).Block(body...)
+	f.Line()
+}
+
+// linkStmts returns what the link does, in words, and the statements that
+// apply it to the margins in the array a (none for the identity link).
+func (g *Gen) linkStmts() (what string, stmts []jen.Code) {
 	ak := jen.Id("a").Index(jen.Id("k"))
-	var body []jen.Code
-	var what string
-	switch m.Link {
-	case ir.Identity:
-		what = "the margins themselves (identity link)"
-		body = []jen.Code{jen.Return(jen.Id("PredictMargin").Call(jen.Id("x")))}
+	switch g.Model.Link {
 	case ir.Sigmoid:
-		what = "1 / (1 + exp(-margin)) for each margin (sigmoid link)"
-		body = []jen.Code{
-			a.Clone().Op(":=").Id("PredictMargin").Call(jen.Id("x")),
+		return "1 / (1 + exp(-margin)) for each margin (sigmoid link)", []jen.Code{
 			jen.For(jen.Id("k").Op(":=").Range().Id("a")).Block(
 				ak.Clone().Op("=").Lit(1).Op("/").Parens(jen.Lit(1).Op("+").Add(g.Exp(jen.Op("-").Add(ak.Clone())))),
 			),
-			jen.Return(a.Clone()),
 		}
 	case ir.Exp:
-		what = "exp(margin) for each margin (exp link)"
-		body = []jen.Code{
-			a.Clone().Op(":=").Id("PredictMargin").Call(jen.Id("x")),
+		return "exp(margin) for each margin (exp link)", []jen.Code{
 			jen.For(jen.Id("k").Op(":=").Range().Id("a")).Block(
 				ak.Clone().Op("=").Add(g.Exp(ak.Clone())),
 			),
-			jen.Return(a.Clone()),
 		}
 	case ir.Softmax:
-		what = "the softmax of the margins (softmax link)"
 		loop1 := func(stmts ...jen.Code) *jen.Statement {
 			return jen.For(jen.Id("k").Op(":=").Lit(1), jen.Id("k").Op("<").Id("NumOutputs"), jen.Id("k").Op("++")).Block(stmts...)
 		}
-		body = []jen.Code{
-			a.Clone().Op(":=").Id("PredictMargin").Call(jen.Id("x")),
+		return "the softmax of the margins (softmax link)", []jen.Code{
 			jen.Id("mx").Op(":=").Id("a").Index(jen.Lit(0)),
 			loop1(jen.If(ak.Clone().Op(">").Id("mx")).Block(jen.Id("mx").Op("=").Add(ak.Clone()))),
 			jen.For(jen.Id("k").Op(":=").Range().Id("a")).Block(
@@ -234,13 +239,74 @@ func (g *Gen) genPredict(f *jen.File) {
 			jen.Id("s").Op(":=").Id("a").Index(jen.Lit(0)),
 			loop1(jen.Id("s").Op("+=").Add(ak.Clone())),
 			jen.For(jen.Id("k").Op(":=").Range().Id("a")).Block(ak.Clone().Op("/=").Id("s")),
-			jen.Return(a.Clone()),
 		}
 	}
-	f.Add(Doc("Predict returns the predictions for row x: " + what + ". " +
-		"A NaN feature value means missing."))
-	f.Func().Id("Predict").Params(x).Add(ret).Block(body...)
-	f.Line()
+	return "the margins themselves (identity link)", nil
+}
+
+// baseMargin is b_k as the package holds it: rounded to F, or to float32
+// with Float32Sum.
+func (g *Gen) baseMargin(k int) float64 {
+	if g.Model.Float32Sum {
+		return float64(float32(g.Model.Base(k)))
+	}
+	return g.Round(g.Model.Base(k))
+}
+
+// initMargins returns the declaration of the accumulators a, set to the
+// base score (sum aggregation) or to 0 (mean).
+func (g *Gen) initMargins() jen.Code {
+	m := g.Model
+	arr := jen.Index(jen.Id("NumOutputs")).Add(g.Float())
+	zeroBase := true
+	for k := 0; k < m.NumOutputs; k++ {
+		b := g.baseMargin(k)
+		if b != 0 || math.Signbit(b) {
+			zeroBase = false
+		}
+	}
+	if m.Aggregation == ir.Mean || zeroBase {
+		return jen.Var().Id("a").Add(arr)
+	}
+	vals := make([]jen.Code, m.NumOutputs)
+	for k := range vals {
+		vals[k] = g.Lit(g.baseMargin(k))
+	}
+	return jen.Id("a").Op(":=").Add(arr).Values(vals...)
+}
+
+// meanStmts returns the statements that turn the sums of tree values in
+// the array a into the margins of the mean aggregation (none for sum).
+func (g *Gen) meanStmts() []jen.Code {
+	m := g.Model
+	if m.Aggregation != ir.Mean {
+		return nil
+	}
+	var body []jen.Code
+	counts := m.TreesPerOutput()
+	for k := 0; k < m.NumOutputs; k++ {
+		ak := jen.Id("a").Index(jen.Lit(k))
+		// counts[k] > 0: Validate refuses a mean over no trees.
+		b := g.baseMargin(k)
+		if counts[k] == 1 && b == 0 && !math.Signbit(b) {
+			// s/1 == s, and +0 + s == s since a sum that starts at +0
+			// is never -0.
+			continue
+		}
+		mean := ak.Clone()
+		if g.Sum32() {
+			mean = jen.Float32().Call(ak.Clone())
+		}
+		if counts[k] > 1 { // s/1 == s for every s
+			mean = mean.Op("/").Lit(counts[k])
+		}
+		if g.Sum32() {
+			body = append(body, ak.Clone().Op("=").Float64().Call(g.Lit32(b).Op("+").Add(mean)))
+			continue
+		}
+		body = append(body, ak.Clone().Op("=").Add(g.Lit(b)).Op("+").Add(mean))
+	}
+	return body
 }
 
 func (g *Gen) genPredictMargin(f *jen.File, addFuncs []string) {
@@ -252,60 +318,15 @@ func (g *Gen) genPredictMargin(f *jen.File, addFuncs []string) {
 		row = jen.Op("&").Id("xp")
 	}
 	arr := jen.Index(jen.Id("NumOutputs")).Add(g.Float())
-	// base is b_k as the package holds it: rounded to F, or to float32 with
-	// Float32Sum.
-	base := func(k int) float64 {
-		if m.Float32Sum {
-			return float64(float32(m.Base(k)))
-		}
-		return g.Round(m.Base(k))
-	}
-	zeroBase := true
-	for k := 0; k < m.NumOutputs; k++ {
-		b := base(k)
-		if b != 0 || math.Signbit(b) {
-			zeroBase = false
-		}
-	}
-	if m.Aggregation == ir.Mean || zeroBase {
-		body = append(body, jen.Var().Id("a").Add(arr))
-	} else {
-		vals := make([]jen.Code, m.NumOutputs)
-		for k := range vals {
-			vals[k] = g.Lit(base(k))
-		}
-		body = append(body, jen.Id("a").Op(":=").Add(arr).Values(vals...))
-	}
+	body = append(body, g.initMargins())
 	for _, fn := range addFuncs {
 		body = append(body, jen.Id(fn).Call(row.Clone(), jen.Op("&").Id("a")))
 	}
 	what := "the base score plus the sum of the tree values"
 	if m.Aggregation == ir.Mean {
 		what = "the base score plus the mean of the values of the trees that write it"
-		counts := m.TreesPerOutput()
-		for k := 0; k < m.NumOutputs; k++ {
-			ak := jen.Id("a").Index(jen.Lit(k))
-			// counts[k] > 0: Validate refuses a mean over no trees.
-			b := base(k)
-			if counts[k] == 1 && b == 0 && !math.Signbit(b) {
-				// s/1 == s, and +0 + s == s since a sum that starts at +0
-				// is never -0.
-				continue
-			}
-			mean := ak.Clone()
-			if g.Sum32() {
-				mean = jen.Float32().Call(ak.Clone())
-			}
-			if counts[k] > 1 { // s/1 == s for every s
-				mean = mean.Op("/").Lit(counts[k])
-			}
-			if g.Sum32() {
-				body = append(body, ak.Clone().Op("=").Float64().Call(g.Lit32(b).Op("+").Add(mean)))
-				continue
-			}
-			body = append(body, ak.Clone().Op("=").Add(g.Lit(b)).Op("+").Add(mean))
-		}
 	}
+	body = append(body, g.meanStmts()...)
 	body = append(body, jen.Return(jen.Id("a")))
 	f.Add(Doc("PredictMargin returns the raw scores (margins) for row x, before the link " +
 		"function: for each output, " + what + ". A NaN feature value means missing."))

@@ -28,6 +28,9 @@ type Config struct {
 	Version string
 	// Backend is the backend's name, shown in the package documentation.
 	Backend string
+	// Prune is the weight threshold of backends that drop small weights
+	// (see codegen.Options.Prune); 0 drops nothing.
+	Prune float64
 }
 
 // File is one generated file.
@@ -60,9 +63,20 @@ type Backend interface {
 // (mean aggregation), and must receive a_k = a_k + t_k for each tree value
 // t_k in tree order. Size measures the amount of code (for instance nodes
 // plus weights) and decides the split across files.
+//
+// Batch, if a backend scores blocks of rows, are statements run, in order,
+// inside a function of the same file whose parameters are
+//
+//	x *[BatchRows * NumFeatures]C  // BatchRows (preprocessed) rows without NaN, in the comparison type C (BatchInput)
+//	a *[BatchRows * NumOutputs]F   // their accumulators, row by row
+//
+// and which must do for every row what Calls do for one. Either every unit
+// of a model has Batch statements or none has; with none, PredictBatch
+// predicts row by row.
 type Unit struct {
 	Decls []jen.Code
 	Calls []jen.Code
+	Batch []jen.Code
 	Size  int
 }
 
@@ -74,6 +88,9 @@ type Gen struct {
 	Model *ir.Model
 	// F is the working precision: Float64 or Float32.
 	F string
+	// Prune is Config.Prune: backends that drop small weights drop those
+	// with |w| <= Prune when it is > 0.
+	Prune float64
 
 	usesNegZero bool
 	usesExp     bool

@@ -77,6 +77,7 @@ func Generate(m *ir.Model, b Backend, cfg Config) ([]File, error) {
 	if err != nil {
 		return nil, err
 	}
+	g.Prune = cfg.Prune
 	if err := b.Check(m); err != nil {
 		return nil, err
 	}
@@ -90,24 +91,35 @@ func Generate(m *ir.Model, b Backend, cfg Config) ([]File, error) {
 		return nil, err
 	}
 	groups := Split(units)
+	batch, err := batchUnits(units)
+	if err != nil {
+		return nil, err
+	}
 	var files []File
-	var addFuncs []string
+	var addFuncs, batchFuncs []string
 	for i, group := range groups {
 		name := treeFileName(i, len(groups))
 		fn := "addTrees" + suffix(i, len(groups))
 		addFuncs = append(addFuncs, fn)
 		f := jen.NewFile(cfg.Package)
 		f.HeaderComment(header)
-		var calls []jen.Code
+		var calls, batchCalls []jen.Code
 		for _, u := range group {
 			for _, d := range u.Decls {
 				f.Add(d)
 				f.Line()
 			}
 			calls = append(calls, u.Calls...)
+			batchCalls = append(batchCalls, u.Batch...)
 		}
 		f.Add(Doc(fn + " adds the values of the trees of this file to the accumulators a, in tree order."))
 		f.Func().Id(fn).Params(jen.Id("x").Add(g.RowType()), jen.Id("a").Add(g.OutType())).Block(calls...)
+		if batch {
+			bfn := "addBatchTrees" + suffix(i, len(groups))
+			batchFuncs = append(batchFuncs, bfn)
+			f.Line()
+			f.Add(g.batchFunc(bfn, batchCalls))
+		}
 		data, err := render(name, f)
 		if err != nil {
 			return nil, err
@@ -116,7 +128,7 @@ func Generate(m *ir.Model, b Backend, cfg Config) ([]File, error) {
 	}
 	// The main file comes last: the tree code decides whether it needs
 	// negZero.
-	data, err := render(MainFile, g.mainFile(cfg, header, hash, addFuncs))
+	data, err := render(MainFile, g.mainFile(cfg, header, hash, addFuncs, batchFuncs))
 	if err != nil {
 		return nil, err
 	}

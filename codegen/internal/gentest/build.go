@@ -278,6 +278,29 @@ func run_%[1]s(rows [][]uint64, w *bufio.Writer) {
 	if err := %[1]s.PredictBatch(batch, out); err != nil || !same%[4]s(out, want) {
 		fmt.Fprintf(w, "error PredictBatch differs from Predict: %%v\n", err)
 	}
+	// Rows without NaN, several blocks of them: PredictBatch may score
+	// blocks of rows together.
+	if len(batch) > 0 {
+		var clean, cwant []%[2]s
+		for len(clean) < 150*%[1]s.NumFeatures {
+			for i := 0; i < len(batch); i += %[1]s.NumFeatures {
+				var x [%[1]s.NumFeatures]%[2]s
+				copy(x[:], batch[i:])
+				for j := range x {
+					if x[j] != x[j] {
+						x[j] = %[2]s(j%%3) - 1
+					}
+				}
+				p := %[1]s.Predict(&x)
+				clean = append(clean, x[:]...)
+				cwant = append(cwant, p[:]...)
+			}
+		}
+		out := make([]%[2]s, len(cwant))
+		if err := %[1]s.PredictBatch(clean, out); err != nil || !same%[4]s(out, cwant) {
+			fmt.Fprintf(w, "error PredictBatch differs from Predict on rows without NaN: %%v\n", err)
+		}
+	}
 	if _, err := %[1]s.PredictSlice(make([]%[2]s, %[1]s.NumFeatures+1)); err != %[1]s.ErrFeatureCount {
 		w.WriteString("error PredictSlice accepts a long row\n")
 	}
@@ -295,8 +318,8 @@ func run_%[1]s(rows [][]uint64, w *bufio.Writer) {
 
 const allocTemplate = `{
 		var x [%[1]s.NumFeatures]%[2]s
-		xs := make([]%[2]s, 4*%[1]s.NumFeatures)
-		out := make([]%[2]s, 4*%[1]s.NumOutputs)
+		xs := make([]%[2]s, 130*%[1]s.NumFeatures)
+		out := make([]%[2]s, 130*%[1]s.NumOutputs)
 		a := testing.AllocsPerRun(100, func() { r := %[1]s.Predict(&x); sink%[3]s += r[0] })
 		b := testing.AllocsPerRun(100, func() { _ = %[1]s.PredictBatch(xs, out) })
 		fmt.Fprintf(w, "allocs %%v %%v\n", a, b)
