@@ -1,0 +1,561 @@
+package tel
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/treegen/treegen/data"
+	"github.com/treegen/treegen/ir"
+)
+
+// condRows is the number of rows of a minibatch in a unit of work of the
+// conditional passes. The units are fixed by the minibatch, not by the
+// number of goroutines.
+const condRows = 16
+
+// evalRows is the number of rows of a unit of work of evaluation passes.
+const evalRows = 256
+
+// Ensemble is a trained tree ensemble layer: the weights, the input
+// standardisation and the training history. Model converts it to an
+// ir.Model.
+type Ensemble struct {
+	e         *ensemble
+	s         settings
+	tgt       *target
+	st        *standardiser
+	features  []string
+	history   []EpochInfo
+	bestEpoch int
+	name      string
+	fp        map[string]string // data fingerprints for the provenance
+}
+
+// History returns the report of every epoch trained, in order.
+func (en *Ensemble) History() []EpochInfo { return slices.Clone(en.history) }
+
+// BestEpoch returns the epoch whose weights the ensemble holds: the last
+// one trained, or with early stopping the one of least validation loss.
+func (en *Ensemble) BestEpoch() int { return en.bestEpoch }
+
+// NumFeatures returns the number of input features.
+func (en *Ensemble) NumFeatures() int { return en.e.p }
+
+// NumOutputs returns the number of outputs (margins).
+func (en *Ensemble) NumOutputs() int { return en.e.k }
+
+// PredictMargin writes the raw scores (margins, before the link) of the
+// raw (unstandardised) row x into out, as the model's interpreter computes
+// them: a missing value (NaN) makes the margin of every node that uses its
+// feature NaN, and such a node routes by its default direction.
+func (en *Ensemble) PredictMargin(x, out []float64) error {
+	e := en.e
+	if len(x) != e.p {
+		return fmt.Errorf("tel: the row has %d features, the model %d", len(x), e.p)
+	}
+	if len(out) != e.k {
+		return fmt.Errorf("tel: the output has room for %d values, the model has %d outputs", len(out), e.k)
+	}
+	xs := make([]float64, e.p)
+	for j, v := range x {
+		xs[j] = (v - en.st.shift[j]) * en.st.scale[j]
+	}
+	copy(out, en.tgt.base)
+	e.forward(xs, out, make([]float64, e.k))
+	if en.tgt.loss == SquaredError {
+		out[0] = en.tgt.shift + en.tgt.scale*out[0]
+	}
+	return nil
+}
+
+// ReachableLeaves returns the mean number of leaves that a row of d
+// reaches per tree (out of 2^Depth), the extent of conditional
+// computation, with the ensemble's final weights. Missing values in d are
+// imputed as in training when Options.Impute was set, else refused.
+func (en *Ensemble) ReachableLeaves(d *data.Dataset) (float64, error) {
+	if d == nil || d.Rows <= 0 || len(d.X) != d.Rows*d.Cols {
+		return 0, errors.New("tel: ReachableLeaves needs a data set with rows")
+	}
+	if d.Cols != en.e.p {
+		return 0, fmt.Errorf("tel: the data set has %d features, the model %d", d.Cols, en.e.p)
+	}
+	x, err := en.st.apply(d, en.s.impute, "input")
+	if err != nil {
+		return 0, err
+	}
+	_, reached := en.e.evaluate(x, d.Rows, en.tgt.base, en.s.threads)
+	return float64(reached) / float64(d.Rows*en.e.trees), nil
+}
+
+// evaluate returns the margins (n × k, base included) of the n
+// standardised rows of x, and the number of (row, tree, leaf) triples
+// reached.
+func (e *ensemble) evaluate(x []float64, n int, base []float64, threads int) ([]float64, int) {
+	out := make([]float64, n*e.k)
+	units := (n + evalRows - 1) / evalRows
+	reached := make([]int, units)
+	parallelFor(units, threads, func(u int) {
+		tv := make([]float64, e.k)
+		for r := u * evalRows; r < min(n, (u+1)*evalRows); r++ {
+			o := out[r*e.k : (r+1)*e.k]
+			copy(o, base)
+			reached[u] += e.forward(x[r*e.p:(r+1)*e.p], o, tv)
+		}
+	})
+	total := 0
+	for _, c := range reached {
+		total += c
+	}
+	return out, total
+}
+
+// condUnit is the scratch and the traces of a unit of work of the
+// conditional passes over a minibatch.
+type condUnit struct {
+	tr       trace
+	leafEnd  []int32   // per (sample, tree) of the unit: end of its leafRecs
+	fracEnd  []int32   // and of its fracRecs
+	dT       []float64 // per sample: ∂L/∂T divided by the batch size
+	sums     []float64
+	tv       []float64
+	reached  int
+	nSamples int
+}
+
+// trainer holds the state of a training run.
+type trainer struct {
+	e       *ensemble
+	s       settings
+	tgt     *target
+	x, y    []float64 // standardised training rows, labels
+	n       int
+	g       *gradient
+	opt     *adam
+	units   []*condUnit
+	dw      *denseWork
+	xb      []float64 // dense: the rows of the minibatch
+	outb    []float64 // dense: their margins
+	dTb     []float64 // dense: ∂L/∂T
+	margins []float64 // n × k: every training row's margins in the epoch
+	losses  []float64 // n: every training row's loss in the epoch
+}
+
+func newTrainer(e *ensemble, s settings, tgt *target, x, y []float64, n int) (*trainer, error) {
+	tr := &trainer{
+		e: e, s: s, tgt: tgt, x: x, y: y, n: n,
+		g:       e.newGradient(),
+		opt:     newAdam(len(e.theta), s.lr),
+		margins: make([]float64, n*e.k),
+		losses:  make([]float64, n),
+	}
+	batch := min(s.batch, n)
+	if s.mode == Dense {
+		dw, err := newDenseWork(e, batch)
+		if err != nil {
+			return nil, err
+		}
+		tr.dw = dw
+		tr.xb = make([]float64, batch*e.p)
+		tr.outb = make([]float64, batch*e.k)
+		tr.dTb = make([]float64, batch*e.k)
+		return tr, nil
+	}
+	tr.units = make([]*condUnit, (batch+condRows-1)/condRows)
+	for u := range tr.units {
+		tr.units[u] = &condUnit{
+			leafEnd: make([]int32, condRows*e.trees),
+			fracEnd: make([]int32, condRows*e.trees),
+			dT:      make([]float64, condRows*e.k),
+			tv:      make([]float64, e.k),
+		}
+	}
+	return tr, nil
+}
+
+// step trains on the minibatch of rows idx: gradient of the mean loss,
+// L2 penalty, Adam step. It records the rows' margins and losses and
+// returns the number of (row, tree, leaf) triples reached.
+func (tr *trainer) step(idx []int) int {
+	var reached int
+	if tr.s.mode == Dense {
+		reached = tr.denseGradient(idx)
+	} else {
+		reached = tr.conditionalGradient(idx)
+	}
+	if l2 := tr.s.l2; l2 > 0 {
+		for i, w := range tr.e.w {
+			tr.g.w[i] += 2 * l2 * w
+		}
+	}
+	tr.opt.step(tr.e.theta, tr.g.all, tr.s.threads)
+	return reached
+}
+
+// conditionalGradient computes the gradient of the minibatch with the
+// conditional passes into tr.g. Phase 1, in parallel over fixed units of
+// rows: forward pass, loss, backward pass of every row, kept as traces.
+// Phase 2, in parallel over trees: every tree's gradient rows summed over
+// the rows of the minibatch in order. The sums are thus the same whatever
+// the number of goroutines.
+func (tr *trainer) conditionalGradient(idx []int) int {
+	e, tgt := tr.e, tr.tgt
+	p, k, m := e.p, e.k, e.trees
+	scale := 1 / float64(len(idx))
+	units := (len(idx) + condRows - 1) / condRows
+	parallelFor(units, tr.s.threads, func(u int) {
+		cu := tr.units[u]
+		cu.tr.reset()
+		cu.reached = 0
+		rows := idx[u*condRows : min(len(idx), (u+1)*condRows)]
+		cu.nSamples = len(rows)
+		for q, r := range rows {
+			x := tr.x[r*p : (r+1)*p]
+			out := tr.margins[r*k : (r+1)*k]
+			copy(out, tgt.base)
+			for t := range m {
+				clear(cu.tv)
+				cu.reached += e.forwardTree(t, x, cu.tv, &cu.tr)
+				cu.leafEnd[q*m+t] = int32(len(cu.tr.leaves))
+				cu.fracEnd[q*m+t] = int32(len(cu.tr.fracs))
+				for j, v := range cu.tv {
+					out[j] += v
+				}
+			}
+			dT := cu.dT[q*k : (q+1)*k]
+			tr.losses[r] = tgt.grad(out, tr.y[r], dT, scale)
+			leaf0, frac0 := cu.start(q, m)
+			for t := range m {
+				leaf1, frac1 := cu.leafEnd[q*m+t], cu.fracEnd[q*m+t]
+				nf := int(frac1 - frac0)
+				if cap(cu.sums) < 2*nf {
+					cu.sums = make([]float64, 2*nf)
+				}
+				e.backwardTree(t, dT, cu.tr.leaves[leaf0:leaf1], cu.tr.fracs[frac0:frac1], cu.sums, nil)
+				leaf0, frac0 = leaf1, frac1
+			}
+		}
+	})
+	g := tr.g
+	parallelFor(m, tr.s.threads, func(t int) {
+		clear(g.w[t*e.inner*p : (t+1)*e.inner*p])
+		if g.b != nil {
+			clear(g.b[t*e.inner : (t+1)*e.inner])
+		}
+		clear(g.o[t*e.leaves*k : (t+1)*e.leaves*k])
+		for u := range units {
+			cu := tr.units[u]
+			for q := range cu.nSamples {
+				r := idx[u*condRows+q]
+				leaf0, frac0 := cu.start(q, m)
+				if t > 0 {
+					leaf0, frac0 = cu.leafEnd[q*m+t-1], cu.fracEnd[q*m+t-1]
+				}
+				leaf1, frac1 := cu.leafEnd[q*m+t], cu.fracEnd[q*m+t]
+				e.accumulate(g, t, tr.x[r*p:(r+1)*p], cu.dT[q*k:(q+1)*k], cu.tr.leaves[leaf0:leaf1], cu.tr.fracs[frac0:frac1])
+			}
+		}
+	})
+	reached := 0
+	for u := range units {
+		reached += tr.units[u].reached
+	}
+	return reached
+}
+
+// start returns where the records of sample q of the unit begin.
+func (cu *condUnit) start(q, m int) (leaf, frac int32) {
+	if q == 0 {
+		return 0, 0
+	}
+	return cu.leafEnd[q*m-1], cu.fracEnd[q*m-1]
+}
+
+// denseGradient computes the gradient of the minibatch with the dense
+// passes into tr.g.
+func (tr *trainer) denseGradient(idx []int) int {
+	e, tgt := tr.e, tr.tgt
+	p, k, n := e.p, e.k, len(idx)
+	for q, r := range idx {
+		copy(tr.xb[q*p:(q+1)*p], tr.x[r*p:(r+1)*p])
+		copy(tr.outb[q*k:(q+1)*k], tgt.base)
+	}
+	reached := e.denseForward(tr.dw, tr.xb, n, tr.outb, tr.s.threads)
+	scale := 1 / float64(n)
+	for q, r := range idx {
+		out := tr.outb[q*k : (q+1)*k]
+		copy(tr.margins[r*k:(r+1)*k], out)
+		tr.losses[r] = tgt.grad(out, tr.y[r], tr.dTb[q*k:(q+1)*k], scale)
+	}
+	e.denseBackward(tr.dw, tr.xb, n, tr.dTb, tr.g, nil, tr.s.threads)
+	return reached
+}
+
+// evaluate returns the margins of the n standardised rows of x, by the
+// passes of the training mode.
+func (tr *trainer) evaluate(x []float64, n int) []float64 {
+	e := tr.e
+	if tr.dw == nil {
+		out, _ := e.evaluate(x, n, tr.tgt.base, tr.s.threads)
+		return out
+	}
+	out := make([]float64, n*e.k)
+	for r := range n {
+		copy(out[r*e.k:(r+1)*e.k], tr.tgt.base)
+	}
+	for lo := 0; lo < n; lo += tr.dw.rows {
+		hi := min(n, lo+tr.dw.rows)
+		e.denseForward(tr.dw, x[lo*e.p:hi*e.p], hi-lo, out[lo*e.k:hi*e.k], tr.s.threads)
+	}
+	return out
+}
+
+// meanLoss returns the mean loss of the n rows of x with labels y.
+func (tr *trainer) meanLoss(margins, y []float64) float64 {
+	k := tr.e.k
+	dz := make([]float64, k)
+	s := 0.0
+	for r, v := range y {
+		s += tr.tgt.grad(margins[r*k:(r+1)*k], v, dz, 1)
+	}
+	return s / float64(len(y))
+}
+
+// Fit trains a tree ensemble layer on train, watching valid (which may be
+// nil) for Options.OnEpoch and early stopping. It accepts every option,
+// LogisticActivation included; Train is Fit followed by Ensemble.Model.
+//
+// Fit does not modify its data sets. It fails, with an error that starts
+// with "tel:", when an option is invalid, when train has no rows, no
+// features or no target, when a target value is NaN or infinite, when a
+// classification target has a single class (or Logistic more than two),
+// when a feature value is infinite, or missing without Options.Impute,
+// when valid is empty, has other columns than train or a class train
+// lacks, and when training diverges.
+func Fit(train, valid *data.Dataset, opts Options) (*Ensemble, error) {
+	start := time.Now()
+	s, err := opts.settings(valid != nil)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkData(train, "training"); err != nil {
+		return nil, err
+	}
+	if valid != nil {
+		if err := checkValid(train, valid); err != nil {
+			return nil, err
+		}
+	}
+	tgt, err := newTarget(train, s.loss)
+	if err != nil {
+		return nil, err
+	}
+	y, err := tgt.labelsOf(train, "training")
+	if err != nil {
+		return nil, err
+	}
+	st, err := fitStandardiser(train, s.impute)
+	if err != nil {
+		return nil, err
+	}
+	x, err := st.apply(train, s.impute, "training")
+	if err != nil {
+		return nil, err
+	}
+	var xv, yv []float64
+	if valid != nil {
+		if yv, err = tgt.labelsOf(valid, "validation"); err != nil {
+			return nil, err
+		}
+		if xv, err = st.apply(valid, s.impute, "validation"); err != nil {
+			return nil, err
+		}
+	}
+
+	n, p := train.Rows, train.Cols
+	e := newEnsemble(s.trees, s.depth, p, tgt.k, s)
+	rng := rand.New(rand.NewPCG(s.seed, s.seed^0x9e3779b97f4a7c15))
+	e.init(rng)
+	tr, err := newTrainer(e, s, tgt, x, y, n)
+	if err != nil {
+		return nil, err
+	}
+	en := &Ensemble{e: e, s: s, tgt: tgt, st: st, features: slices.Clone(train.Features), name: opts.Name, fp: train.Fingerprint()}
+	if valid != nil {
+		for key, v := range valid.Fingerprint() {
+			en.fp["valid_"+key] = v
+		}
+	}
+
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+	}
+	bestLoss, bestEpoch := math.Inf(1), 0
+	var best []float64
+	for epoch := 1; epoch <= s.epochs; epoch++ {
+		rng.Shuffle(n, func(i, j int) { order[i], order[j] = order[j], order[i] })
+		t0 := time.Now()
+		reached := 0
+		for b := 0; b < n; b += s.batch {
+			reached += tr.step(order[b:min(n, b+s.batch)])
+		}
+		info := EpochInfo{
+			Epoch:           epoch,
+			Epochs:          s.epochs,
+			TrainTime:       time.Since(t0),
+			ReachableLeaves: float64(reached) / float64(n*s.trees),
+			ValidLoss:       math.NaN(),
+			ValidAUC:        math.NaN(),
+		}
+		sum := 0.0
+		for _, l := range tr.losses {
+			sum += l
+		}
+		info.TrainLoss = tgt.report(sum / float64(n))
+		if math.IsNaN(info.TrainLoss) || math.IsInf(info.TrainLoss, 0) {
+			return nil, fmt.Errorf("tel: training diverged in epoch %d (the training loss is %v): lower the LearningRate", epoch, info.TrainLoss)
+		}
+		info.TrainAUC = tgt.auc(y, tr.margins)
+		if valid != nil {
+			vm := tr.evaluate(xv, valid.Rows)
+			info.ValidLoss = tgt.report(tr.meanLoss(vm, yv))
+			info.ValidAUC = tgt.auc(yv, vm)
+		}
+		info.Elapsed = time.Since(start)
+		en.history = append(en.history, info)
+		en.bestEpoch = epoch
+		if opts.OnEpoch != nil {
+			opts.OnEpoch(info)
+		}
+		if s.earlyStopping > 0 {
+			if info.ValidLoss < bestLoss {
+				bestLoss, bestEpoch = info.ValidLoss, epoch
+				best = append(best[:0], e.theta...)
+			} else if epoch-bestEpoch >= s.earlyStopping {
+				break
+			}
+		}
+	}
+	if s.earlyStopping > 0 && best != nil {
+		copy(e.theta, best)
+		en.bestEpoch = bestEpoch
+	}
+	if !e.logistic {
+		e.setDefaultDirections(x, n, s.threads)
+	}
+	return en, nil
+}
+
+// setDefaultDirections sends a NaN margin at every node to the side that
+// received more of the training rows' probability mass (left on a tie,
+// and at nodes no training row reaches).
+func (e *ensemble) setDefaultDirections(x []float64, n, threads int) {
+	parallelFor(e.trees, threads, func(t int) {
+		mass := make([]float64, e.inner+e.leaves) // heap order
+		tv := make([]float64, e.k)
+		var tr trace
+		for r := range n {
+			tr.reset()
+			e.forwardTree(t, x[r*e.p:(r+1)*e.p], tv, &tr)
+			for _, l := range tr.leaves {
+				mass[e.inner+int(l.leaf)] += l.prob
+			}
+		}
+		for i := e.inner - 1; i >= 0; i-- {
+			l, r := mass[2*i+1], mass[2*i+2]
+			mass[i] = l + r
+			e.defaultLeft[t*e.inner+i] = l >= r
+		}
+	})
+}
+
+// Train trains a tree ensemble layer on train, watching valid (which may
+// be nil) for Options.OnEpoch and early stopping, and returns it as a
+// validated model of soft trees (see the package documentation). It is
+// Fit followed by Ensemble.Model, and refuses LogisticActivation before
+// training, since the IR cannot express it.
+func Train(train, valid *data.Dataset, opts Options) (*ir.Model, error) {
+	s, err := opts.settings(valid != nil)
+	if err != nil {
+		return nil, err
+	}
+	if s.act == LogisticActivation {
+		return nil, errLogisticExport
+	}
+	en, err := Fit(train, valid, opts)
+	if err != nil {
+		return nil, err
+	}
+	return en.Model()
+}
+
+var errLogisticExport = errors.New("tel: a model with the logistic activation cannot be exported: the IR's soft nodes route by the smooth-step; train with the smooth-step (use Fit to train with the logistic activation for comparisons)")
+
+// Model returns the ensemble as a validated ir.Model: m trees of soft
+// nodes in breadth-first order, with the input standardisation as its
+// Preprocess (see the package documentation). It fails for an ensemble
+// trained with LogisticActivation.
+func (en *Ensemble) Model() (*ir.Model, error) {
+	e, s, tgt := en.e, en.s, en.tgt
+	if e.logistic {
+		return nil, errLogisticExport
+	}
+	params := s.params()
+	if s.earlyStopping > 0 {
+		params["best_epoch"] = strconv.Itoa(en.bestEpoch)
+	}
+	fp := make(map[string]string, len(en.fp))
+	for key, v := range en.fp {
+		fp[key] = v
+	}
+	m := &ir.Model{
+		FormatVersion: ir.FormatVersion,
+		Name:          en.name,
+		NumFeatures:   e.p,
+		FeatureNames:  slices.Clone(en.features),
+		Preprocess:    &ir.Affine{Shift: slices.Clone(en.st.shift), Scale: slices.Clone(en.st.scale)},
+		Aggregation:   ir.Sum,
+		Provenance:    &ir.Provenance{Producer: Producer, Params: params, Data: fp},
+	}
+	tgt.describe(m)
+	m.BaseScore = make([]float64, e.k)
+	for j, b := range tgt.base {
+		m.BaseScore[j] = tgt.shift + tgt.scale*b
+	}
+	output := 0
+	if e.k > 1 {
+		output = ir.AllOutputs
+	}
+	m.Trees = make([]ir.Tree, e.trees)
+	for t := range e.trees {
+		nodes := make([]ir.Node, e.inner+e.leaves)
+		for i := range e.inner {
+			r := t*e.inner + i
+			nd := ir.Node{Kind: ir.Soft, Left: 2*i + 1, Right: 2*i + 2, DefaultLeft: e.defaultLeft[r], Bias: e.b[r], Gamma: e.gamma}
+			for j, w := range e.w[r*e.p : (r+1)*e.p] {
+				if w != 0 {
+					nd.Indices = append(nd.Indices, j)
+					nd.Weights = append(nd.Weights, w)
+				}
+			}
+			nodes[i] = nd
+		}
+		for l := range e.leaves {
+			v := slices.Clone(e.o[(t*e.leaves+l)*e.k : (t*e.leaves+l+1)*e.k])
+			for j := range v {
+				v[j] *= tgt.scale
+			}
+			nodes[e.inner+l] = ir.Node{Kind: ir.Leaf, Value: v}
+		}
+		m.Trees[t] = ir.Tree{Output: output, Nodes: nodes}
+	}
+	if err := m.Validate(); err != nil {
+		return nil, fmt.Errorf("tel: the trained model is invalid: %w", err)
+	}
+	return m, nil
+}

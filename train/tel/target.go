@@ -1,0 +1,330 @@
+package tel
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+
+	"github.com/treegen/treegen/data"
+	"github.com/treegen/treegen/ir"
+	"github.com/treegen/treegen/metrics"
+)
+
+// target is the training target in the form a loss needs.
+type target struct {
+	loss   Loss
+	k      int       // outputs: 1, or the number of classes for Softmax
+	labels []float64 // class values, ascending (classification)
+	// base is the internal base score added to the tree sum: the constant
+	// model of least loss for the classification losses, 0 for
+	// SquaredError, whose target is standardised.
+	base []float64
+	// The model's margin is shift + scale·(base + Σ trees): shift is the
+	// mean and scale the standard deviation of a regression target (0 and
+	// 1 for classification).
+	shift, scale float64
+}
+
+func formatLabel(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+// newTarget prepares the target of d for loss.
+func newTarget(d *data.Dataset, loss Loss) (*target, error) {
+	t := &target{loss: loss, k: 1, scale: 1}
+	if loss == SquaredError {
+		n := float64(d.Rows)
+		s := 0.0
+		for _, v := range d.Y {
+			s += v
+		}
+		mean := s / n
+		ss := 0.0
+		for _, v := range d.Y {
+			ss += (v - mean) * (v - mean)
+		}
+		sd := math.Sqrt(ss / n)
+		if !(sd > 0) || math.IsInf(sd, 0) {
+			sd = 1
+		}
+		t.shift, t.scale = mean, sd
+		t.base = []float64{0}
+		return t, nil
+	}
+	labels, index, err := data.Classes(d.Y)
+	if err != nil {
+		return nil, fmt.Errorf("tel: %w", err)
+	}
+	switch {
+	case len(labels) < 2:
+		return nil, fmt.Errorf("tel: the target has a single class (%s) in all %d rows: nothing to classify", formatLabel(labels[0]), d.Rows)
+	case loss == Logistic && len(labels) > 2:
+		return nil, fmt.Errorf("tel: the logistic loss needs two classes, the target has %d: use softmax", len(labels))
+	}
+	t.labels = labels
+	if loss == Softmax {
+		t.k = len(labels)
+	}
+	count := make([]int, len(labels))
+	for _, c := range index {
+		count[c]++
+	}
+	n := float64(d.Rows)
+	if loss == Logistic {
+		q := math.Min(math.Max(float64(count[1])/n, 1e-15), 1-1e-15)
+		t.base = []float64{math.Log(q / (1 - q))}
+	} else {
+		t.base = make([]float64, t.k)
+		for c, m := range count {
+			t.base[c] = math.Log(float64(m) / n)
+		}
+	}
+	return t, nil
+}
+
+// labelsOf returns the target of d as the loss reads it: class indices for
+// classification, standardised values for regression.
+func (t *target) labelsOf(d *data.Dataset, what string) ([]float64, error) {
+	y := make([]float64, d.Rows)
+	if t.labels == nil {
+		for r, v := range d.Y {
+			y[r] = (v - t.shift) / t.scale
+		}
+		return y, nil
+	}
+	for r, v := range d.Y {
+		c, found := slices.BinarySearch(t.labels, v)
+		if !found {
+			return nil, fmt.Errorf("tel: %s row %d (0-based) has class %s, which the training set lacks", what, r, formatLabel(v))
+		}
+		y[r] = float64(c)
+	}
+	return y, nil
+}
+
+// grad returns the loss of margins z (base included) for label y and
+// writes ∂loss/∂z, multiplied by scale, into dz.
+func (t *target) grad(z []float64, y float64, dz []float64, scale float64) float64 {
+	switch t.loss {
+	case Logistic:
+		m := z[0]
+		p := 1 / (1 + math.Exp(-m))
+		dz[0] = (p - y) * scale
+		// log(1+exp(m)) - y·m, computed without overflow
+		return math.Max(m, 0) + math.Log1p(math.Exp(-math.Abs(m))) - y*m
+	case Softmax:
+		mx := slices.Max(z)
+		s := 0.0
+		for _, v := range z {
+			s += math.Exp(v - mx)
+		}
+		c := int(y)
+		for j, v := range z {
+			q := math.Exp(v-mx) / s
+			if j == c {
+				q--
+			}
+			dz[j] = q * scale
+		}
+		return math.Log(s) + mx - z[c]
+	default:
+		r := z[0] - y
+		dz[0] = r * scale
+		return r * r / 2
+	}
+}
+
+// report turns the mean internal loss into the reported one: for
+// SquaredError the mean squared error in the target's units.
+func (t *target) report(meanLoss float64) float64 {
+	if t.loss == SquaredError {
+		return 2 * meanLoss * t.scale * t.scale
+	}
+	return meanLoss
+}
+
+// auc returns the AUC of margins (n × k) against labels y, NaN for
+// SquaredError.
+func (t *target) auc(y, margins []float64) float64 {
+	switch t.loss {
+	case Logistic:
+		pos := make([]bool, len(y))
+		for r, v := range y {
+			pos[r] = v == 1
+		}
+		return metrics.AUC(pos, margins)
+	case Softmax:
+		probs := slices.Clone(margins)
+		truth := make([]int, len(y))
+		for r, v := range y {
+			truth[r] = int(v)
+			softmaxInPlace(probs[r*t.k : (r+1)*t.k])
+		}
+		return metrics.MacroAUC(truth, probs, t.k)
+	}
+	return math.NaN()
+}
+
+func softmaxInPlace(v []float64) {
+	mx := slices.Max(v)
+	s := 0.0
+	for j, x := range v {
+		v[j] = math.Exp(x - mx)
+		s += v[j]
+	}
+	for j := range v {
+		v[j] /= s
+	}
+}
+
+// describe sets the task, outputs, link and class names of m.
+func (t *target) describe(m *ir.Model) {
+	switch t.loss {
+	case SquaredError:
+		m.Task, m.Link = ir.Regression, ir.Identity
+	case Logistic:
+		m.Task, m.Link = ir.Binary, ir.Sigmoid
+	case Softmax:
+		m.Task, m.Link = ir.Multiclass, ir.Softmax
+	}
+	m.NumOutputs = t.k
+	if t.labels != nil {
+		m.ClassNames = make([]string, len(t.labels))
+		for i, v := range t.labels {
+			m.ClassNames[i] = formatLabel(v)
+		}
+	}
+}
+
+// checkData returns an error unless d is a well-formed data set with a
+// finite target. what names it in errors.
+func checkData(d *data.Dataset, what string) error {
+	switch {
+	case d == nil:
+		return fmt.Errorf("tel: no %s set", what)
+	case d.Rows <= 0:
+		return fmt.Errorf("tel: the %s set has no rows", what)
+	case d.Cols <= 0:
+		return fmt.Errorf("tel: the %s set has no features", what)
+	case d.Y == nil:
+		return fmt.Errorf("tel: the %s set has no target column", what)
+	case len(d.X) != d.Rows*d.Cols:
+		return fmt.Errorf("tel: malformed %s set: %d values for %d rows of %d features", what, len(d.X), d.Rows, d.Cols)
+	case len(d.Y) != d.Rows:
+		return fmt.Errorf("tel: malformed %s set: %d target values for %d rows", what, len(d.Y), d.Rows)
+	case d.Features != nil && len(d.Features) != d.Cols:
+		return fmt.Errorf("tel: malformed %s set: %d feature names for %d features", what, len(d.Features), d.Cols)
+	}
+	for r, v := range d.Y {
+		if math.IsNaN(v) {
+			return fmt.Errorf("tel: the target of %s row %d (0-based) is missing (NaN)", what, r)
+		}
+		if math.IsInf(v, 0) {
+			return fmt.Errorf("tel: the target of %s row %d (0-based) is infinite (%v)", what, r, v)
+		}
+	}
+	return nil
+}
+
+// checkValid returns an error unless valid has the columns of train.
+func checkValid(train, valid *data.Dataset) error {
+	if err := checkData(valid, "validation"); err != nil {
+		return err
+	}
+	if valid.Cols != train.Cols {
+		return fmt.Errorf("tel: the validation set has %d features, the training set %d", valid.Cols, train.Cols)
+	}
+	if train.Features != nil && valid.Features != nil {
+		for j := range train.Features {
+			if train.Features[j] != valid.Features[j] {
+				return fmt.Errorf("tel: feature %d is %q in the validation set, %q in the training set", j, valid.Features[j], train.Features[j])
+			}
+		}
+	}
+	return nil
+}
+
+// featureName names feature j of d in errors.
+func featureName(d *data.Dataset, j int) string {
+	if d.Features != nil && d.Features[j] != "" {
+		return fmt.Sprintf("%q (column %d)", d.Features[j], j)
+	}
+	return fmt.Sprintf("%d", j)
+}
+
+// standardiser is the input map x' = (x - shift)·scale fitted on the
+// training set, with the training means that replace missing values when
+// Options.Impute is set.
+type standardiser struct {
+	shift, scale []float64
+}
+
+// fitStandardiser computes the mean and standard deviation of every
+// feature of d over its present values. A constant feature (or one with no
+// present value) gets scale 1 (and shift 0 when it has no value). Without
+// impute a missing value is an error; infinite values always are.
+func fitStandardiser(d *data.Dataset, impute bool) (*standardiser, error) {
+	p := d.Cols
+	st := &standardiser{shift: make([]float64, p), scale: make([]float64, p)}
+	count := make([]int, p)
+	for r := range d.Rows {
+		for j, v := range d.Row(r) {
+			switch {
+			case math.IsNaN(v):
+				if !impute {
+					return nil, fmt.Errorf("tel: feature %s of training row %d (0-based) is missing (NaN); set Options.Impute to replace missing values by the training mean", featureName(d, j), r)
+				}
+			case math.IsInf(v, 0):
+				return nil, fmt.Errorf("tel: feature %s of training row %d (0-based) is infinite (%v)", featureName(d, j), r, v)
+			default:
+				st.shift[j] += v
+				count[j]++
+			}
+		}
+	}
+	for j := range st.shift {
+		if count[j] > 0 {
+			st.shift[j] /= float64(count[j])
+		}
+	}
+	ss := make([]float64, p)
+	for r := range d.Rows {
+		for j, v := range d.Row(r) {
+			if !math.IsNaN(v) {
+				ss[j] += (v - st.shift[j]) * (v - st.shift[j])
+			}
+		}
+	}
+	for j := range ss {
+		st.scale[j] = 1
+		if count[j] > 0 {
+			if sd := math.Sqrt(ss[j] / float64(count[j])); sd > 0 && !math.IsInf(1/sd, 0) {
+				st.scale[j] = 1 / sd
+			}
+		}
+	}
+	return st, nil
+}
+
+// apply returns the standardised rows of d, missing values replaced by the
+// training mean (x' = 0) when impute is set, else refused. what names d in
+// errors.
+func (st *standardiser) apply(d *data.Dataset, impute bool, what string) ([]float64, error) {
+	x := make([]float64, len(d.X))
+	p := d.Cols
+	for r := range d.Rows {
+		for j, v := range d.Row(r) {
+			switch {
+			case math.IsNaN(v):
+				if !impute {
+					return nil, fmt.Errorf("tel: feature %s of %s row %d (0-based) is missing (NaN); set Options.Impute to replace missing values by the training mean", featureName(d, j), what, r)
+				}
+				x[r*p+j] = 0
+			case math.IsInf(v, 0):
+				return nil, fmt.Errorf("tel: feature %s of %s row %d (0-based) is infinite (%v)", featureName(d, j), what, r, v)
+			default:
+				x[r*p+j] = (v - st.shift[j]) * st.scale[j]
+			}
+		}
+	}
+	return x, nil
+}
