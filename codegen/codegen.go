@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"go/token"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -13,6 +14,7 @@ import (
 	"github.com/treegen/treegen/codegen/ifelse"
 	"github.com/treegen/treegen/codegen/internal/emit"
 	"github.com/treegen/treegen/codegen/quickscorer"
+	"github.com/treegen/treegen/codegen/smoothstep"
 	"github.com/treegen/treegen/internal/atomicfile"
 	"github.com/treegen/treegen/internal/version"
 	"github.com/treegen/treegen/ir"
@@ -35,6 +37,7 @@ const DefaultBackend = ifelse.Name
 var backends = map[string]func() emit.Backend{
 	ifelse.Name:      ifelse.New,
 	quickscorer.Name: quickscorer.New,
+	smoothstep.Name:  smoothstep.New,
 }
 
 // Backends returns the names of the known backends, sorted.
@@ -51,7 +54,8 @@ func Backends() []string {
 type Options struct {
 	// Package is the name of the generated package (see ValidPackageName).
 	Package string
-	// Backend names the backend: "ifelse" (the default when empty).
+	// Backend names the backend: "ifelse" (the default when empty),
+	// "quickscorer" or "smoothstep" (see Backends).
 	Backend string
 	// Precision is the working precision; empty means Float64.
 	Precision Precision
@@ -61,6 +65,15 @@ type Options struct {
 	// OmitVersion leaves the treegen version out of the header, so that
 	// committed generated files do not change with each treegen release.
 	OmitVersion bool
+	// Prune, when > 0, makes the smoothstep backend leave out of the margin
+	// of every soft node the weights w with |w| <= Prune. This changes the
+	// predictions (the generated code no longer equals the interpreter bit
+	// for bit): the margin loses the dropped terms, and a NaN or ±Inf in a
+	// dropped feature no longer makes the margin NaN. 0, the default, keeps
+	// every weight, exact zeros included: 0·x is NaN for x = NaN or ±Inf, so
+	// even a zero weight can decide where a row goes. Other backends refuse
+	// a Prune other than 0; a negative or NaN Prune is an error.
+	Prune float64
 }
 
 // File is a generated file: a name without directory, and its content.
@@ -73,7 +86,8 @@ type File struct {
 // with it, sorted by name. The result depends only on m and opts: the same
 // model and options give the same bytes. Errors name the problem: an invalid
 // model (with the JSON path of the culprit), an unknown backend or precision,
-// a bad package name, or a model the backend cannot compile.
+// a bad package name or prune threshold, or a model the backend cannot
+// compile.
 func Generate(m *ir.Model, opts Options) ([]File, error) {
 	if err := ValidPackageName(opts.Package); err != nil {
 		return nil, err
@@ -94,6 +108,12 @@ func Generate(m *ir.Model, opts Options) ([]File, error) {
 	default:
 		return nil, fmt.Errorf("unknown precision %q (want float64 or float32)", opts.Precision)
 	}
+	switch {
+	case !(opts.Prune >= 0) || math.IsInf(opts.Prune, 1):
+		return nil, fmt.Errorf("prune threshold %v: want a finite number >= 0", opts.Prune)
+	case opts.Prune != 0 && name != smoothstep.Name:
+		return nil, fmt.Errorf("prune threshold %v: the %s backend does not prune weights (only smoothstep does)", opts.Prune, name)
+	}
 	if err := m.Validate(); err != nil {
 		return nil, fmt.Errorf("invalid model: %w", err)
 	}
@@ -102,6 +122,7 @@ func Generate(m *ir.Model, opts Options) ([]File, error) {
 		Precision: string(prec),
 		Source:    opts.Source,
 		Backend:   name,
+		Prune:     opts.Prune,
 	}
 	if !opts.OmitVersion {
 		cfg.Version = version.Version

@@ -53,4 +53,8 @@
 //   - "ifelse" (the default, package codegen/ifelse): nested if statements,
 //     one function per tree, for hard trees (axis-aligned and oblique
 //     splits, constant and softmax leaves).
+//   - "smoothstep" (package codegen/smoothstep): for soft trees (the Tree
+//     Ensemble Layer's), each tree unrolled into nested ifs that skip every
+//     subtree reached with probability 0, with the smooth-step inlined; hard
+//     trees of the model are compiled as ifelse compiles them.
 package codegen

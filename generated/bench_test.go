@@ -13,6 +13,8 @@ import (
 	"github.com/treegen/treegen/generated/handwritten"
 	"github.com/treegen/treegen/generated/oblique100"
 	"github.com/treegen/treegen/generated/oblique100f32"
+	"github.com/treegen/treegen/generated/soft"
+	"github.com/treegen/treegen/generated/softf32"
 	"github.com/treegen/treegen/golden"
 	"github.com/treegen/treegen/runtime"
 )
@@ -41,6 +43,10 @@ func BenchmarkPredict(b *testing.B) {
 	b.Run("oblique100/ifelse-f32", genBench(b, "oblique100", func(x *[oblique100f32.NumFeatures]float32) float32 { return oblique100f32.Predict(x)[0] }))
 	b.Run("oblique100/interp", interpBench[float64](b, "oblique100"))
 	b.Run("oblique100/interp-f32", interpBench[float32](b, "oblique100"))
+	b.Run("soft/smoothstep", genBench(b, "soft", func(x *[soft.NumFeatures]float64) float64 { return soft.Predict(x)[0] }))
+	b.Run("soft/smoothstep-f32", genBench(b, "soft", func(x *[softf32.NumFeatures]float32) float32 { return softf32.Predict(x)[0] }))
+	b.Run("soft/interp", interpBench[float64](b, "soft"))
+	b.Run("soft/interp-f32", interpBench[float32](b, "soft"))
 }
 
 // genBench returns a benchmark of a generated Predict over the golden inputs

@@ -1,7 +1,9 @@
 // Package generated holds the predictors that treegen generates from the
 // golden models in ../golden, in float64 and float32 precision, one package
 // each, committed so that users can read what treegen emits and so that any
-// change of the emitted code shows up in review.
+// change of the emitted code shows up in review. Every model is compiled with
+// the default backend, ifelse, except golden/soft, a model of soft trees,
+// which the smoothstep backend compiles (packages soft and softf32).
 //
 // Every package carries a test (golden_test.go) that checks it against the
 // golden inputs and expected outputs bit for bit and checks that Predict

@@ -11,6 +11,7 @@ import (
 	"text/template"
 
 	"github.com/treegen/treegen/codegen"
+	"github.com/treegen/treegen/codegen/smoothstep"
 	"github.com/treegen/treegen/golden"
 	"github.com/treegen/treegen/internal/atomicfile"
 	"github.com/treegen/treegen/ir"
@@ -23,13 +24,19 @@ type target struct {
 	golden    string
 	pkg       string
 	precision codegen.Precision
+	backend   string
 }
+
+// backends names the backend of the golden models that the default one
+// does not compile.
+var backends = map[string]string{"soft": smoothstep.Name}
 
 func targets() []target {
 	var ts []target
 	for _, name := range golden.Names {
 		pkg := strings.ReplaceAll(name, "_", "")
-		ts = append(ts, target{name, pkg, codegen.Float64}, target{name, pkg + "f32", codegen.Float32})
+		b := backends[name]
+		ts = append(ts, target{name, pkg, codegen.Float64, b}, target{name, pkg + "f32", codegen.Float32, b})
 	}
 	return ts
 }
@@ -43,6 +50,7 @@ func (t target) files() ([]codegen.File, error) {
 	files, err := codegen.Generate(m, codegen.Options{
 		Package:     t.pkg,
 		Precision:   t.precision,
+		Backend:     t.backend,
 		Source:      "golden/" + t.golden + "/model.json",
 		OmitVersion: true,
 	})

@@ -37,7 +37,7 @@ type Case struct {
 }
 
 // Names lists the golden cases, in the order tests visit them.
-var Names = []string{"cart_binary", "cart_multiclass", "cart_regression", "handwritten", "axis100", "oblique100"}
+var Names = []string{"cart_binary", "cart_multiclass", "cart_regression", "handwritten", "axis100", "oblique100", "soft"}
 
 // Dir returns the directory of case name.
 func Dir(name string) string {

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -87,6 +88,9 @@ func build(t *testing.T, name string) map[string][]byte {
 		m.Name = "random oblique ensemble: 100 trees of depth 6"
 		m.Provenance = &ir.Provenance{Producer: "internal/randmodel", Params: map[string]string{"seed": "100"}}
 		inputs = randmodel.Rows(100, maxInputs, m.NumFeatures)
+	case name == "soft":
+		m = softModel(102)
+		inputs = randmodel.Rows(102, maxInputs, m.NumFeatures)
 	default: // hand-written: the model file is the source
 		m, err = ir.Load(filepath.Join(dir, "model.json"))
 		if err != nil {
@@ -102,7 +106,7 @@ func build(t *testing.T, name string) map[string][]byte {
 		}
 		inputs = append(inputs, row)
 	}
-	if _, ok := trained[name]; ok || strings.HasSuffix(name, "100") {
+	if _, ok := trained[name]; ok || strings.HasSuffix(name, "100") || name == "soft" {
 		b, err := ir.Marshal(m)
 		if err != nil {
 			t.Fatal(err)
@@ -113,6 +117,53 @@ func build(t *testing.T, name string) map[string][]byte {
 	files["expected.csv"] = expectedCSV[float64](t, m, inputs, 64)
 	files["expected32.csv"] = expectedCSV[float32](t, m, inputs, 32)
 	return files
+}
+
+// softModel returns a model shaped like a trained Tree Ensemble Layer: 10
+// perfect soft trees of depth 4 to 6 over 8 preprocessed features, dense
+// weights, γ = 1, a leaf value per class (3 classes), softmax link.
+func softModel(seed uint64) *ir.Model {
+	r := rand.New(rand.NewPCG(seed, 7))
+	const p, k = 8, 3
+	m := &ir.Model{FormatVersion: ir.FormatVersion, Name: "random soft ensemble: 10 trees of depth 4 to 6 (TEL-shaped)",
+		Task: ir.Multiclass, NumFeatures: p, NumOutputs: k, Aggregation: ir.Sum, Link: ir.Softmax,
+		Preprocess: &ir.Affine{}, ClassNames: []string{"a", "b", "c"},
+		Provenance: &ir.Provenance{Producer: "golden/golden_test.go", Params: map[string]string{"seed": fmt.Sprint(seed)}}}
+	for j := 0; j < p; j++ {
+		m.Preprocess.Shift = append(m.Preprocess.Shift, math.Round(r.NormFloat64()*1000)/1000)
+		m.Preprocess.Scale = append(m.Preprocess.Scale, math.Round((0.5+r.Float64())*1000)/1000)
+	}
+	all := []int{0, 1, 2, 3, 4, 5, 6, 7}
+	for i := 0; i < 10; i++ {
+		t := ir.Tree{Output: ir.AllOutputs}
+		depth := 4 + r.IntN(3)
+		var grow func(d int) int
+		grow = func(d int) int {
+			i := len(t.Nodes)
+			t.Nodes = append(t.Nodes, ir.Node{})
+			if d == depth {
+				v := make([]float64, k)
+				for c := range v {
+					v[c] = r.NormFloat64()
+				}
+				t.Nodes[i] = ir.Node{Kind: ir.Leaf, Value: v}
+				return i
+			}
+			w := make([]float64, p)
+			for j := range w {
+				w[j] = r.NormFloat64() * 0.4
+			}
+			n := ir.Node{Kind: ir.Soft, Indices: all, Weights: w, Bias: r.NormFloat64() * 0.4, Gamma: 1, DefaultLeft: r.IntN(2) == 0}
+			n.Left = grow(d + 1)
+			n.Right = grow(d + 1)
+			t.Nodes[i] = n
+			return i
+		}
+		grow(0)
+		m.Trees = append(m.Trees, t)
+	}
+	roundModel(m)
+	return m
 }
 
 // roundModel rounds the weights, biases and leaf values of m to three

@@ -2,9 +2,11 @@
 // Go function of nested if statements, one per split, that returns (or adds
 // to the margins) the value of the leaf it reaches.
 //
-// It compiles hard trees: axis-aligned and oblique splits, constant leaves
-// (one value, or one per output) and softmax leaves. Soft nodes need the
-// smoothstep backend; latent trees are not supported yet. [Check] says
+// It compiles hard trees: axis-aligned, oblique and categorical splits,
+// constant leaves (one value, or one per output) and softmax leaves, and soft
+// nodes of width γ = 0, which are hard oblique splits that go left iff their
+// margin is > 0. Soft nodes with γ > 0 need the smoothstep backend; latent
+// trees are not supported yet. [Check] says
 // whether a model can be compiled; codegen.Generate with Backend "ifelse"
 // does the compiling.
 //
@@ -28,5 +30,8 @@
 //	if m := 0.25 + float64(-1.5*x[0]) + float64(2*x[7]); m < 0 {
 //
 // left to right from the bias, each product converted on its own so that no
-// fused multiply-add changes the result on any architecture.
+// fused multiply-add changes the result on any architecture. A soft node with
+// γ = 0 tests m > 0 instead (!(m <= 0) with DefaultLeft), and the value of a
+// tree with soft nodes is 0 + v for its leaf value v (ir/doc.go), so a leaf
+// value of -0 is written as 0 there.
 package ifelse

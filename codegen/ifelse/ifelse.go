@@ -15,18 +15,26 @@ import (
 const Name = "ifelse"
 
 // Check returns nil if the backend can compile the validated model m, else an
-// error naming the first tree it cannot compile: a tree with soft nodes, or
-// a latent tree.
+// error naming the first tree it cannot compile: a tree with soft nodes of
+// width γ > 0, or a latent tree.
 func Check(m *ir.Model) error {
 	for i := range m.Trees {
-		t := &m.Trees[i]
-		if t.Latent {
-			return fmt.Errorf("tree %d is latent: latent trees are not supported by the ifelse backend yet", i)
+		if err := CheckTree(m, i); err != nil {
+			return err
 		}
-		for j := range t.Nodes {
-			if t.Nodes[j].Kind == ir.Soft {
-				return fmt.Errorf("tree %d has soft nodes: use the smoothstep backend", i)
-			}
+	}
+	return nil
+}
+
+// CheckTree is Check for tree i alone.
+func CheckTree(m *ir.Model, i int) error {
+	t := &m.Trees[i]
+	if t.Latent {
+		return fmt.Errorf("tree %d is latent: latent trees are not supported by the ifelse backend yet", i)
+	}
+	for j := range t.Nodes {
+		if n := &t.Nodes[j]; n.Kind == ir.Soft && n.Gamma != 0 {
+			return fmt.Errorf("tree %d has soft nodes: use the smoothstep backend", i)
 		}
 	}
 	return nil
@@ -45,16 +53,18 @@ func (backend) Units(g *emit.Gen) ([]emit.Unit, error) {
 	m := g.Model
 	units := make([]emit.Unit, len(m.Trees))
 	for i := range m.Trees {
-		units[i] = genTree(g, i)
+		units[i] = Tree(g, i)
 	}
 	return units, nil
 }
 
-// genTree returns the unit of tree i.
-func genTree(g *emit.Gen, i int) emit.Unit {
+// Tree returns the unit of tree i, which CheckTree accepts: its function and
+// the statement that adds its value to the margins. Other backends use it
+// for the trees they have nothing better for.
+func Tree(g *emit.Gen, i int) emit.Unit {
 	t := &g.Model.Trees[i]
 	name := emit.TreeFunc(i)
-	w := walker{g: g, t: t, vector: t.Output == ir.AllOutputs}
+	w := walker{g: g, t: t, vector: t.Output == ir.AllOutputs, soft: hasSoft(t)}
 	size := 0
 	for j := range t.Nodes {
 		n := &t.Nodes[j]
@@ -91,6 +101,28 @@ type walker struct {
 	g      *emit.Gen
 	t      *ir.Tree
 	vector bool // the tree adds a value per output to a; else it returns one value
+	// soft says that the tree has (hard, γ = 0) soft nodes: its value is then
+	// 0 + v for the leaf value v (ir/doc.go), which turns a -0 into +0.
+	soft bool
+}
+
+// hasSoft reports whether t has soft nodes.
+func hasSoft(t *ir.Tree) bool {
+	for j := range t.Nodes {
+		if t.Nodes[j].Kind == ir.Soft {
+			return true
+		}
+	}
+	return false
+}
+
+// value returns the leaf value v as the tree adds it: +0 for a value that is
+// -0 in F, in a soft tree.
+func (w *walker) value(v float64) float64 {
+	if w.soft && w.g.Round(v) == 0 {
+		return 0
+	}
+	return v
 }
 
 // node returns the statements of the subtree at node i. tail says that the
@@ -103,7 +135,7 @@ func (w *walker) node(i int, tail bool) []jen.Code {
 	case ir.SoftmaxLeaf:
 		return w.softmax(n, tail)
 	}
-	init, cond := w.test(n)
+	init, cond := w.g.SplitTest(n)
 	var conds []jen.Code
 	if init != nil {
 		conds = append(conds, init)
@@ -113,57 +145,14 @@ func (w *walker) node(i int, tail bool) []jen.Code {
 	return append(stmts, w.node(n.Right, tail)...)
 }
 
-// test returns the condition under which split n sends the row left (and a
-// statement that must run before, or nil). NaN goes the default way with no
-// extra test: without DefaultLeft the test is x < t (false for NaN), with it
-// !(x >= t) (true for NaN).
-func (w *walker) test(n *ir.Node) (init, cond jen.Code) {
-	g := w.g
-	var lhs, rhs *jen.Statement
-	switch n.Kind {
-	case ir.Axis:
-		lhs, rhs = g.X(n.Feature), g.Lit(n.Threshold)
-		if g.Model.Float32Compare && !g.Is32() {
-			lhs, rhs = jen.Id("float32").Call(lhs), g.Lit32(n.Threshold)
-		}
-	case ir.Categorical:
-		v := g.X(n.Feature)
-		if g.Model.Float32Compare && !g.Is32() {
-			v = g.Float().Call(jen.Id("float32").Call(v))
-		}
-		in := g.InCategories(v, n.Categories)
-		if n.DefaultLeft {
-			nan := g.X(n.Feature)
-			return nil, nan.Clone().Op("!=").Add(nan).Op("||").Add(in)
-		}
-		return nil, in
-	case ir.Oblique:
-		init = jen.Id("m").Op(":=").Add(g.Dot(n.Bias, n.Indices, n.Weights))
-		lhs, rhs = jen.Id("m"), jen.Lit(0)
-	default:
-		panic("ifelse: not a hard split: " + string(n.Kind)) // Check refused it
-	}
-	op := "<"
-	if n.LessEqual {
-		op = "<="
-	}
-	if !n.DefaultLeft {
-		return init, lhs.Op(op).Add(rhs)
-	}
-	neg := ">="
-	if n.LessEqual {
-		neg = ">"
-	}
-	return init, jen.Op("!").Parens(lhs.Op(neg).Add(rhs))
-}
-
 // leaf returns the statements of a constant leaf.
 func (w *walker) leaf(n *ir.Node, tail bool) []jen.Code {
 	if !w.vector {
-		return []jen.Code{jen.Return(w.g.Lit(n.Value[0]))}
+		return []jen.Code{jen.Return(w.g.Lit(w.value(n.Value[0])))}
 	}
 	var stmts []jen.Code
 	for k, v := range n.Value {
+		v = w.value(v)
 		if r := w.g.Round(v); r == 0 && !math.Signbit(r) && !w.g.NeedsZeroAdd(k) {
 			continue // adding +0 changes nothing (see emit.Gen.NeedsZeroAdd)
 		}

@@ -122,7 +122,14 @@ func handCases(t *testing.T) []buildCase {
 		[][]float64{{-1}, {nan}, {negZero}, {1}},
 		[][]float64{{1, 0}, {1, 0}, {negZero, 0}, {negZero, 0}},
 		[]int{0, 0, 0, 0}, true)
-	for i := len(cases) - 2; i < len(cases); i++ {
+	// Soft nodes of width 0 (left iff the margin is > 0, NaN by the default
+	// direction); the value of a soft tree is 0 + v, so a leaf of -0 adds
+	// +0, which turns a margin of -0 into +0.
+	add("softhard.json", "softhard",
+		[][]float64{{0, 0}, {-0.5, 0}, {-1, 0.25}, {nan, 0}, {0, nan}, {1, -inf}},
+		[][]float64{{0, 0}, {2, 0}, {3, 0}, {2, 0}, {3, 0}, {0, 0}},
+		nil, true)
+	for i := len(cases) - 4; i < len(cases)-2; i++ {
 		cases[i].noOracle = "the interpreter adds nothing for the classes outside a softmax leaf, " +
 			"so -0 stays -0 where ir/doc.go adds +0"
 	}
@@ -145,7 +152,8 @@ func deepModel() *ir.Model {
 }
 
 // TestGenerated builds, in one module, the hand-computed models, a
-// depth-100 tree and many random models in both precisions, and checks that
+// depth-100 tree and many random models in both precisions (some with soft
+// nodes of width 0), and checks that
 // the generated packages compute exactly what the interpreter computes (and,
 // for the hand models, what the hand computed), pass go vet, have only
 // model values as float literals, and do not allocate.
@@ -180,6 +188,22 @@ func TestGenerated(t *testing.T) {
 		for _, prec := range precisions {
 			c := newCase(t, m, fmt.Sprintf("r%03d%s", i, prec[len(prec)-2:]), prec, rows)
 			c.Allocs = i < 5
+			cases = append(cases, c)
+		}
+	}
+	// Soft nodes of width γ = 0: hard splits that go left iff the margin is
+	// > 0, in trees whose value is 0 + the leaf value (ir/doc.go).
+	opts := gentest.DefaultRandom
+	opts.SoftGammas = []float64{0}
+	for i := 0; i < n/2; i++ {
+		m := gentest.RandomModel(r, opts)
+		if err := m.Validate(); err != nil {
+			t.Fatalf("random model with soft nodes %d is invalid: %v", i, err)
+		}
+		rows := gentest.RandomInputs(r, m, 40)
+		for _, prec := range precisions {
+			c := newCase(t, m, fmt.Sprintf("g%03d%s", i, prec[len(prec)-2:]), prec, rows)
+			c.Allocs = i < 2
 			cases = append(cases, c)
 		}
 	}

@@ -18,6 +18,7 @@ type Options struct {
 	MaxDepth    int     // and at most this (0: 6)
 	Features    int     // P (0: 1 to 12)
 	Full        bool    // grow perfect trees of depth MaxDepth
+	Dense       bool    // oblique and soft splits and softmax rows weigh every feature
 	Oblique     float64 // probability of an oblique split
 	Soft        float64 // probability of a soft split (gamma drawn from {0, 0.1, 1, 10})
 	Categorical float64 // probability of a categorical split
@@ -222,7 +223,7 @@ func (g *grower) sparse() ([]int, []float64) {
 	var idx []int
 	var w []float64
 	for j := 0; j < g.m.NumFeatures; j++ {
-		if g.r.IntN(2) == 0 || (j == g.m.NumFeatures-1 && idx == nil) {
+		if g.o.Dense || g.r.IntN(2) == 0 || (j == g.m.NumFeatures-1 && idx == nil) {
 			idx = append(idx, j)
 			w = append(w, g.r.NormFloat64())
 		}

@@ -32,6 +32,13 @@ var stdImporter = importer.ForCompiler(token.NewFileSet(), "source", nil)
 //
 // It returns the number of literals checked.
 func CheckLiterals(files []codegen.File, m *ir.Model, float32Precision bool) (int, error) {
+	return CheckLiteralsWith(files, m, float32Precision, nil)
+}
+
+// CheckLiteralsWith is CheckLiterals that also accepts the numbers extra
+// (rounded to the package's precision): the constants of a backend's own
+// arithmetic, such as those of the smooth-step.
+func CheckLiteralsWith(files []codegen.File, m *ir.Model, float32Precision bool, extra []float64) (int, error) {
 	fset := token.NewFileSet()
 	var parsed []*ast.File
 	for _, f := range files {
@@ -68,6 +75,9 @@ func CheckLiterals(files []codegen.File, m *ir.Model, float32Precision bool) (in
 		}
 	}
 	for _, v := range []float64{0, 1, 0.5} {
+		add(v, bits)
+	}
+	for _, v := range extra {
 		add(v, bits)
 	}
 	for _, n := range m.TreesPerOutput() {

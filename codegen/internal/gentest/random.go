@@ -29,6 +29,9 @@ type RandomOptions struct {
 	// Oblique allows oblique splits; SoftmaxLeaves softmax leaves;
 	// Categorical categorical splits.
 	Oblique, SoftmaxLeaves, Categorical bool
+	// SoftGammas, if not empty, allows soft splits, whose width γ is drawn
+	// from it.
+	SoftGammas []float64
 }
 
 // DefaultRandom is every kind of hard tree the ifelse backend compiles.
@@ -158,6 +161,11 @@ func (b *treeBuilder) node(depth, maxDepth int) int {
 	}
 	var n ir.Node
 	switch {
+	case len(b.o.SoftGammas) > 0 && r.IntN(3) != 0:
+		n.Kind = ir.Soft
+		n.Indices, n.Weights = b.sparse()
+		n.Bias = value(r)
+		n.Gamma = b.o.SoftGammas[r.IntN(len(b.o.SoftGammas))]
 	case b.o.Categorical && r.IntN(5) == 0:
 		n.Kind = ir.Categorical
 		n.Feature = r.IntN(b.m.NumFeatures)

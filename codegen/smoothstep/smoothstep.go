@@ -1,0 +1,390 @@
+package smoothstep
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/treegen/treegen/codegen/ifelse"
+	"github.com/treegen/treegen/codegen/internal/emit"
+	"github.com/treegen/treegen/ir"
+)
+
+// Name is the backend's name in codegen.Options.Backend and on the command
+// line.
+const Name = "smoothstep"
+
+// Check returns nil if the backend can compile the validated model m, else an
+// error naming the first tree it cannot compile: a latent tree.
+func Check(m *ir.Model) error {
+	for i := range m.Trees {
+		if m.Trees[i].Latent {
+			return fmt.Errorf("tree %d is latent: latent trees are not supported by the smoothstep backend", i)
+		}
+	}
+	return nil
+}
+
+// New returns the backend, for the codegen driver.
+func New() emit.Backend { return backend{} }
+
+type backend struct{}
+
+func (backend) Check(m *ir.Model) error { return Check(m) }
+
+// Units returns one unit per tree: a tree with soft nodes becomes the
+// function genTree writes, a hard tree the ifelse backend's function.
+func (backend) Units(g *emit.Gen) ([]emit.Unit, error) {
+	m := g.Model
+	units := make([]emit.Unit, len(m.Trees))
+	var declared helpers
+	for i := range m.Trees {
+		if hasSoft(&m.Trees[i]) {
+			var uses helpers
+			units[i], uses = genTree(g, i)
+			if uses.maxAbs && !declared.maxAbs {
+				units[i].Decls = append(units[i].Decls, genMaxAbs(g))
+				declared.maxAbs = true
+			}
+			if uses.dot && !declared.dot {
+				units[i].Decls = append(units[i].Decls, genDots(g)...)
+				declared.dot = true
+			}
+		} else {
+			units[i] = ifelse.Tree(g, i)
+		}
+	}
+	return units, nil
+}
+
+// hasSoft reports whether t has soft nodes.
+func hasSoft(t *ir.Tree) bool {
+	for j := range t.Nodes {
+		if t.Nodes[j].Kind == ir.Soft {
+			return true
+		}
+	}
+	return false
+}
+
+// Pruned returns the weights of soft node n that the generated code keeps:
+// all of them when prune is 0, else those with |w| > prune, in order.
+func Pruned(n *ir.Node, prune float64) (indices []int, weights []float64) {
+	if prune <= 0 {
+		return n.Indices, n.Weights
+	}
+	for i, w := range n.Weights {
+		if math.Abs(w) > prune {
+			indices = append(indices, n.Indices[i])
+			weights = append(weights, w)
+		}
+	}
+	return indices, weights
+}
+
+// genTree returns the unit of tree i, which has soft nodes, and the helpers
+// its code calls.
+func genTree(g *emit.Gen, i int) (emit.Unit, helpers) {
+	t := &g.Model.Trees[i]
+	name := emit.TreeFunc(i)
+	w := &walker{g: g, t: t, tree: i, vector: t.Output == ir.AllOutputs}
+	if w.vector {
+		w.written = make([]bool, g.Model.NumOutputs)
+	}
+	body := w.node(0, "")
+	if w.filter {
+		body = append([]jen.Code{jen.Id("xm").Op(":=").Id("maxAbs").Call(jen.Id("x"))}, body...)
+	}
+	var decls []jen.Code
+	if len(w.table) > 0 {
+		var rows []jen.Code
+		for _, r := range w.table {
+			vals := make([]jen.Code, len(r))
+			for j, v := range r {
+				vals[j] = g.Lit(v)
+			}
+			rows = append(rows, jen.Values(vals...))
+		}
+		decls = append(decls, emit.Doc(fmt.Sprintf("%s holds the bias and weights of the dense soft nodes of tree %d, one node per row.", w.tableName(), i)).Line().
+			Var().Id(w.tableName()).Op("=").Index(jen.Lit(len(w.table))).Index(jen.Id("NumFeatures").Op("+").Lit(1)).Add(g.Float()).
+			Custom(jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}, rows...))
+	}
+	size := 0
+	for j := range t.Nodes {
+		n := &t.Nodes[j]
+		size += 1 + len(n.Weights) + len(n.Value)
+		if n.Softmax != nil {
+			for _, r := range n.Softmax.Rows {
+				size += 1 + len(r.Weights)
+			}
+		}
+	}
+	shape := fmt.Sprintf("soft, depth %d, %d leaves", t.Depth(), t.NumLeaves())
+	x := jen.Id("x").Add(g.RowType())
+	what := "the sum, over the leaves the row reaches, of the probability of the path to the leaf times its value"
+	if !w.vector {
+		body = append([]jen.Code{jen.Var().Id("v").Add(g.Float())}, body...)
+		body = append(body, jen.Return(jen.Id("v")))
+		decl := emit.Doc(fmt.Sprintf("%s returns the value of tree %d (%s) for output %d: %s.", name, i, shape, t.Output, what)).Line().
+			Func().Id(name).Params(x).Add(g.Float()).Block(body...)
+		call := g.AddValue(t.Output, jen.Id(name).Call(jen.Id("x")))
+		return emit.Unit{Decls: append(decls, decl), Calls: []jen.Code{call}, Size: size}, w.helpers()
+	}
+	var vars []jen.Code
+	for k, used := range w.written {
+		if used {
+			vars = append(vars, vk(k))
+		}
+		if used || g.NeedsZeroAdd(k) {
+			// The interpreter adds the tree value of every output; adding +0
+			// changes nothing unless NeedsZeroAdd.
+			v := jen.Code(vk(k))
+			if !used {
+				v = jen.Lit(0)
+			}
+			body = append(body, g.AddValue(k, v))
+		}
+	}
+	if len(vars) > 0 {
+		body = append([]jen.Code{jen.Var().List(vars...).Add(g.Float())}, body...)
+	}
+	decl := emit.Doc(fmt.Sprintf("%s adds the values of tree %d (%s) to the accumulators a: for each output, %s.", name, i, shape, what)).Line().
+		Func().Id(name).Params(x, jen.Id("a").Add(g.OutType())).Block(body...)
+	call := jen.Id(name).Call(jen.Id("x"), jen.Id("a"))
+	return emit.Unit{Decls: append(decls, decl), Calls: []jen.Code{call}, Size: size}, w.helpers()
+}
+
+// helpers returns the package-level helpers that the tree's code calls.
+func (w *walker) helpers() helpers { return helpers{maxAbs: w.filter, dot: w.dense} }
+
+// helpers says which package-level helpers the code calls.
+type helpers struct{ maxAbs, dot bool }
+
+// vk is the variable that accumulates the tree's value for output k.
+func vk(k int) *jen.Statement { return jen.Id("v" + strconv.Itoa(k)) }
+
+// walker emits the code of one soft tree: depth first, left before right,
+// each subtree under a test that its path probability is not 0, as the
+// interpreter visits it (ir/doc.go).
+type walker struct {
+	g       *emit.Gen
+	t       *ir.Tree
+	tree    int         // the tree's index
+	table   [][]float64 // the bias and weights of its dense soft nodes
+	dense   bool        // some node calls dotFast and dotExact
+	filter  bool        // some node uses the margin filter (and xm)
+	vector  bool        // the tree has a value per output, accumulated in v0, v1, ...; else in v
+	written []bool      // vector trees: which outputs some leaf adds to
+}
+
+// node returns the statements of the subtree at node i, reached with the
+// path probability held in the variable prob, or with probability 1 when
+// prob is "" (at the root, and below hard splits only).
+func (w *walker) node(i int, prob string) []jen.Code {
+	g := w.g
+	n := &w.t.Nodes[i]
+	switch n.Kind {
+	case ir.Leaf:
+		return w.leaf(n, prob)
+	case ir.SoftmaxLeaf:
+		return w.softmax(n, prob)
+	case ir.Soft:
+		if !g.SoftIsHard(n) {
+			return w.soft(i, n, prob)
+		}
+		c := *n
+		c.Indices, c.Weights = Pruned(n, g.Prune)
+		n = &c
+	}
+	// A hard split: the child it picks inherits the path probability, since
+	// P·1 = P and P·0 = 0 is skipped.
+	init, cond := g.SplitTest(n)
+	var conds []jen.Code
+	if init != nil {
+		conds = append(conds, init)
+	}
+	conds = append(conds, cond)
+	return []jen.Code{jen.If(conds...).Block(w.node(n.Left, prob)...).Else().Block(w.node(n.Right, prob)...)}
+}
+
+// soft returns the statements of soft node i (n), of width γ > 0 in F:
+//
+//	var s3 F // P(left) = S_γ(m3)
+//	m3 := bias + F(w0*x[i0]) + ...
+//	if m3 >= γ/2 {
+//		s3 = 1
+//	} else if m3 > -γ/2 {
+//		u := m3 / γ
+//		s3 = F(u*F(1.5-F(2*u*u))) + 0.5
+//	} else if m3 != m3 { // NaN margin, DefaultLeft only
+//		s3 = 1
+//	}
+//	if p7 := p3 * s3; p7 != 0 { left subtree }
+//	if p8 := p3 * (1 - s3); p8 != 0 { right subtree }
+//
+// With the margin filter (filter.go), the margin and the smooth-step are
+// computed only when the filter cannot tell that s3 is 0 or 1. A dense node
+// (one that weighs every feature, in a model of filterMinWeights features
+// or more) keeps its bias and weights in a row of the tree's table, and its
+// sums are calls of the package's dotFast and dotExact, so that the code of
+// a big tree stays small.
+func (w *walker) soft(i int, n *ir.Node, prob string) []jen.Code {
+	g := w.g
+	F := g.Float
+	m := jen.Id("m" + strconv.Itoa(i))
+	s := jen.Id("s" + strconv.Itoa(i))
+	idx, wts := Pruned(n, g.Prune)
+	dense := isDense(idx, g.Model.NumFeatures)
+
+	var exact, fast *jen.Statement
+	if dense {
+		row := jen.Op("&").Id(w.tableName()).Index(jen.Lit(len(w.table)))
+		w.table = append(w.table, append([]float64{n.Bias}, wts...))
+		w.dense = true
+		exact = jen.Id("dotExact").Call(row, jen.Id("x"))
+		fast = jen.Id("dotFast").Call(row.Clone(), jen.Id("x"))
+	} else {
+		exact = g.Dot(n.Bias, idx, wts)
+	}
+
+	h := g.SoftHalf(n)
+	var u jen.Code = m.Clone() // m/1 == m
+	if g.Round(n.Gamma) != 1 {
+		u = m.Clone().Op("/").Add(g.Lit(n.Gamma))
+	}
+	cubic := F().Call(jen.Id("u").Op("*").Add(F().Call(jen.Lit(1.5).Op("-").Add(F().Call(jen.Lit(2).Op("*").Id("u").Op("*").Id("u")))))).Op("+").Lit(0.5)
+	step := jen.If(m.Clone().Op(">=").Add(g.Lit(h))).Block(
+		s.Clone().Op("=").Lit(1),
+	).Else().If(m.Clone().Op(">").Add(g.Lit(-h))).Block(
+		jen.Id("u").Op(":=").Add(u),
+		s.Clone().Op("=").Add(cubic),
+	)
+	if n.DefaultLeft {
+		step = step.Else().If(m.Clone().Op("!=").Add(m.Clone())).Block(s.Clone().Op("=").Lit(1))
+	}
+	stmts := []jen.Code{jen.Var().Add(s.Clone()).Add(F())}
+	if k, d, ok := Filter(n.Bias, wts, n.Gamma, g.Is32()); ok {
+		w.filter = true
+		var init []jen.Code
+		if fast == nil {
+			fast, init = w.fastSum(n.Bias, idx, wts)
+		}
+		e := F().Call(g.Lit(k).Op("*").Id("xm")).Op("+").Add(g.Lit(d))
+		test := jen.If(
+			jen.List(jen.Id("mf"), jen.Id("e")).Op(":=").List(fast, e),
+			jen.Id("mf").Op(">").Id("e"),
+		).Block(
+			s.Clone().Op("=").Lit(1),
+		).Else().If(jen.Op("!").Parens(jen.Id("mf").Op("<").Op("-").Id("e"))).Block(
+			m.Clone().Op(":=").Add(exact),
+			step,
+		)
+		if init != nil {
+			stmts = append(stmts, jen.Block(append(init, test)...))
+		} else {
+			stmts = append(stmts, test)
+		}
+	} else {
+		stmts = append(stmts, m.Clone().Op(":=").Add(exact), step)
+	}
+	// The left child's path probability is prob·s, the right child's
+	// prob·(1-s); at probability 1 they are s and 1-s, exactly.
+	left := "p" + strconv.Itoa(n.Left)
+	right := "p" + strconv.Itoa(n.Right)
+	var pl, pr *jen.Statement
+	if prob == "" {
+		pl, pr = s.Clone(), jen.Lit(1).Op("-").Add(s.Clone())
+	} else {
+		pl = jen.Id(prob).Op("*").Add(s.Clone())
+		pr = jen.Id(prob).Op("*").Parens(jen.Lit(1).Op("-").Add(s.Clone()))
+	}
+	stmts = append(stmts,
+		jen.If(jen.Id(left).Op(":=").Add(pl), jen.Id(left).Op("!=").Lit(0)).Block(w.node(n.Left, left)...),
+		jen.If(jen.Id(right).Op(":=").Add(pr), jen.Id(right).Op("!=").Lit(0)).Block(w.node(n.Right, right)...),
+	)
+	return stmts
+}
+
+// isDense reports whether the indices are every feature of a model of p
+// features, p >= filterMinWeights.
+func isDense(idx []int, p int) bool {
+	if p < filterMinWeights || len(idx) != p {
+		return false
+	}
+	for j, f := range idx {
+		if f != j {
+			return false
+		}
+	}
+	return true
+}
+
+// fastSum returns the statements that add bias and the products
+// F(w_j*x[idx_j]) in filterAccs interleaved partial sums f0, f1, ..., and
+// the expression of their total, (f0 + f1) + (f2 + f3).
+func (w *walker) fastSum(bias float64, idx []int, wts []float64) (total *jen.Statement, stmts []jen.Code) {
+	g := w.g
+	acc := func(j int) *jen.Statement { return jen.Id("f" + strconv.Itoa(j)) }
+	for j := range idx {
+		a := acc(j % filterAccs)
+		p := g.Product(wts[j], g.X(idx[j]))
+		switch {
+		case j == 0:
+			stmts = append(stmts, a.Op(":=").Add(g.Lit(bias)).Op("+").Add(p))
+		case j < filterAccs:
+			stmts = append(stmts, a.Op(":=").Add(p))
+		default:
+			stmts = append(stmts, a.Op("+=").Add(p))
+		}
+	}
+	return jen.Parens(acc(0).Op("+").Add(acc(1))).Op("+").Parens(acc(2).Op("+").Add(acc(3))), stmts
+}
+
+// tableName is the name of the tree's table of dense soft nodes.
+func (w *walker) tableName() string { return "dense" + strconv.Itoa(w.tree) }
+
+// add returns the statement that adds prob·value to the tree's value for
+// output k (vector trees) or to its single value.
+func (w *walker) add(k int, prob string, value jen.Code) *jen.Statement {
+	v := jen.Id("v")
+	if w.vector {
+		v = vk(k)
+		w.written[k] = true
+	}
+	if prob == "" {
+		return v.Op("+=").Add(value) // 1·value == value
+	}
+	return v.Op("+=").Add(w.g.Float().Call(jen.Id(prob).Op("*").Add(value)))
+}
+
+// leaf returns the statements of a constant leaf. A value that is ±0 in F
+// adds nothing: prob·(±0) is ±0 (prob is finite), and the tree's value,
+// which starts at +0, is never -0, so that adding ±0 leaves it as it is.
+func (w *walker) leaf(n *ir.Node, prob string) []jen.Code {
+	var stmts []jen.Code
+	for k, v := range n.Value {
+		if w.g.Round(v) == 0 {
+			continue
+		}
+		stmts = append(stmts, w.add(k, prob, w.g.Lit(v)))
+	}
+	return stmts
+}
+
+// softmax returns the statements of a softmax leaf (in a vector tree).
+func (w *walker) softmax(n *ir.Node, prob string) []jen.Code {
+	sp := n.Softmax
+	stmts, value := w.g.SoftmaxLeaf(sp)
+	for j, c := range sp.Classes {
+		v := value(j)
+		if prob != "" {
+			v = jen.Parens(v)
+		}
+		stmts = append(stmts, w.add(c, prob, v))
+	}
+	// The statements declare variables; a leaf always has a block of its
+	// own, the body of the if statement that leads to it.
+	return stmts
+}
