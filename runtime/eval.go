@@ -430,10 +430,10 @@ func (p *Predictor[F]) addLeaf(x []F, i int32, prob F, out int32, acc []F, s *sc
 		case out >= 0 && !weighted:
 			p.add(acc, int(out), v[0])
 		case out >= 0:
-			acc[0] += prob * v[0]
+			acc[0] += F(prob * v[0])
 		case weighted:
 			for k := range acc {
-				acc[k] += prob * v[k]
+				acc[k] += F(prob * v[k])
 			}
 		default:
 			for k := range acc {
@@ -459,7 +459,7 @@ func (p *Predictor[F]) addLeaf(x []F, i int32, prob F, out int32, acc []F, s *sc
 	}
 	for j := range rows {
 		if weighted {
-			acc[rows[j].class] += prob * e[j]
+			acc[rows[j].class] += F(prob * e[j])
 		} else {
 			p.add(acc, int(rows[j].class), e[j])
 		}

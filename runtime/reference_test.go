@@ -215,10 +215,10 @@ func refSoft[F Float](m *ir.Model, t *ir.Tree, i int, prob F, x []F, tv []F) {
 				if n.Kind == ir.SoftmaxLeaf && prob == 0 {
 					continue // exp terms of unreachable leaves may be NaN
 				}
-				tv[o] += prob * v[o]
+				tv[o] += F(prob * v[o])
 			}
 		} else {
-			tv[0] += prob * v[0]
+			tv[0] += F(prob * v[0])
 		}
 		return
 	}
