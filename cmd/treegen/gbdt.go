@@ -9,7 +9,6 @@ import (
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
-	"github.com/treegen/treegen/data"
 	"github.com/treegen/treegen/ir"
 	"github.com/treegen/treegen/train/gbdt"
 )
@@ -54,29 +53,9 @@ training rows). Progress and per-round losses go to stderr.`,
 			if err != nil {
 				return err
 			}
-			var v *data.Dataset
-			switch {
-			case valid != "" && validFraction > 0:
-				return fmt.Errorf("--valid and --valid-fraction exclude each other")
-			case valid != "":
-				if v, err = readData(valid, f.target, true); err != nil {
-					return err
-				}
-			case validFraction > 0:
-				if validFraction >= 1 {
-					return fmt.Errorf("--valid-fraction must be below 1, got %v", validFraction)
-				}
-				var trainRows, validRows []int
-				if o.Objective == gbdt.SquaredError {
-					trainRows, validRows = data.Split(d.Rows, validFraction, o.Seed)
-				} else {
-					_, class, err := data.Classes(d.Y)
-					if err != nil {
-						return fmt.Errorf("%s: %v", f.data, err)
-					}
-					trainRows, validRows = data.StratifiedSplit(class, validFraction, o.Seed)
-				}
-				d, v = d.Subset(trainRows), d.Subset(validRows)
+			d, v, err := splitValidation(d, f, valid, validFraction, o.Objective == gbdt.SquaredError, o.Seed)
+			if err != nil {
+				return err
 			}
 			o.Name = f.name
 			if o.Name == "" {
@@ -108,7 +87,7 @@ training rows). Progress and per-round losses go to stderr.`,
 			return nil
 		},
 	}
-	f.register(cmd)
+	f.register(a, cmd)
 	cmd.Flags().StringVar(&objective, "objective", "", "loss: logistic (binary), softmax (multiclass) or squarederror (regression)")
 	cmd.Flags().StringVar(&valid, "valid", "", "validation data, for per-round metrics and early stopping")
 	cmd.Flags().Float64Var(&validFraction, "valid-fraction", 0, "hold out this fraction of the training rows as validation data")
@@ -130,15 +109,10 @@ training rows). Progress and per-round losses go to stderr.`,
 }
 
 // roundReporter returns the OnRound callback of the CLI and the function to
-// call when training ends: a progress bar with the latest losses when stderr
-// is a terminal, else a line of metrics every tenth round; either way the
-// last round's metrics at the end.
+// call when training ends (see progress).
 func (a *app) roundReporter(rounds int, quiet bool) (func(gbdt.RoundInfo), func()) {
-	if quiet {
-		return nil, func() {}
-	}
-	var last *gbdt.RoundInfo
-	line := func(r gbdt.RoundInfo) string {
+	update, done := a.progress(rounds, 10, quiet)
+	return func(r gbdt.RoundInfo) {
 		s := fmt.Sprintf("round %d/%d train loss %.5f", r.Round, r.Rounds, r.TrainLoss)
 		if !math.IsNaN(r.ValidLoss) {
 			s += fmt.Sprintf(" valid loss %.5f", r.ValidLoss)
@@ -146,36 +120,46 @@ func (a *app) roundReporter(rounds int, quiet bool) (func(gbdt.RoundInfo), func(
 		if !math.IsNaN(r.ValidAUC) {
 			s += fmt.Sprintf(" valid auc %.5f", r.ValidAUC)
 		}
-		return s
+		update(r.Round, s)
+	}, done
+}
+
+// progress reports the steps of a training of total steps on stderr: a
+// progress bar described by the latest line when stderr is a terminal, else
+// the line of every every-th step; either way the last step's line at the
+// end (done). update takes the 1-based step and its line.
+func (a *app) progress(total, every int, quiet bool) (update func(step int, line string), done func()) {
+	if quiet {
+		return func(int, string) {}, func() {}
 	}
-	finish := func() {
-		if last != nil && last.Round%10 != 0 {
-			fmt.Fprintln(a.stderr, line(*last))
-		}
-	}
+	last, lastStep := "", 0
 	if !isTerminal(a.stderr) {
-		return func(r gbdt.RoundInfo) {
-			last = &r
-			if r.Round%10 == 0 {
-				fmt.Fprintln(a.stderr, line(r))
+		return func(step int, line string) {
+				last, lastStep = line, step
+				if step%every == 0 {
+					fmt.Fprintln(a.stderr, line)
+				}
+			}, func() {
+				if last != "" && lastStep%every != 0 {
+					fmt.Fprintln(a.stderr, last)
+				}
 			}
-		}, finish
 	}
-	bar := progressbar.NewOptions(rounds,
+	bar := progressbar.NewOptions(total,
 		progressbar.OptionSetWriter(a.stderr),
 		progressbar.OptionShowCount(),
 		progressbar.OptionSetWidth(20),
 		progressbar.OptionClearOnFinish(),
 		progressbar.OptionThrottle(100*time.Millisecond),
 	)
-	return func(r gbdt.RoundInfo) {
-			last = &r
-			bar.Describe(line(r))
-			bar.Set(r.Round)
+	return func(step int, line string) {
+			last = line
+			bar.Describe(line)
+			bar.Set(step)
 		}, func() {
 			bar.Finish()
-			if last != nil {
-				fmt.Fprintln(a.stderr, line(*last))
+			if last != "" {
+				fmt.Fprintln(a.stderr, last)
 			}
 		}
 }

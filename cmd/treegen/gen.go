@@ -14,6 +14,7 @@ import (
 func (a *app) genCmd() *cobra.Command {
 	var model, backend, pkg, out, precision string
 	var omitVersion bool
+	var prune float64
 	cmd := &cobra.Command{
 		Use:   "gen --model MODEL.json --out DIR [--package NAME]",
 		Short: "Generate a dependency-free Go package from a model",
@@ -51,6 +52,7 @@ files in DIR are never touched.`,
 				Precision:   codegen.Precision(precision),
 				Source:      filepath.Base(model),
 				OmitVersion: omitVersion,
+				Prune:       prune,
 			})
 			if err != nil {
 				return err
@@ -75,6 +77,7 @@ files in DIR are never touched.`,
 	cmd.Flags().StringVar(&pkg, "package", "", "Go package name (default: base name of --out)")
 	cmd.Flags().StringVarP(&out, "out", "o", "", "output directory")
 	cmd.Flags().StringVar(&precision, "precision", "float64", "working precision of the generated code: float64 or float32")
+	cmd.Flags().Float64Var(&prune, "prune", 0, "smoothstep: leave out soft-node weights with |w| <= this (0 keeps all; > 0 changes predictions)")
 	cmd.Flags().BoolVar(&omitVersion, "omit-version", false, "leave the treegen version out of the file headers (for committed files)")
 	return cmd
 }

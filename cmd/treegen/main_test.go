@@ -79,7 +79,7 @@ func TestBadInput(t *testing.T) {
 		{"package is a keyword", []string{"gen", "--model", model, "--out", dir, "--package", "func"},
 			`package name "func" is a Go keyword (set --package)`},
 		{"unknown backend", []string{"gen", "--model", model, "--out", dir, "--package", "p", "--backend", "llvm"},
-			`unknown backend "llvm" (known backends: ifelse, quickscorer)`},
+			`unknown backend "llvm" (known backends: ifelse, quickscorer, smoothstep)`},
 		{"bad precision", []string{"gen", "--model", model, "--out", dir, "--package", "p", "--precision", "float16"},
 			`unknown precision "float16" (want float64 or float32)`},
 		{"wrong feature count", []string{"predict", "--model", "testdata/badchild.json", "--data", "testdata/small.tsv"},
@@ -233,7 +233,7 @@ func TestImportAndGBDTBadInput(t *testing.T) {
 		{"gbdt: no objective", []string{"train", "gbdt", "--data", "testdata/small.tsv", "-o", filepath.Join(dir, "m.json")},
 			"--objective is required: logistic (binary), softmax (multiclass) or squarederror (regression)"},
 		{"gbdt: bad valid fraction", []string{"train", "gbdt", "--data", "testdata/small.tsv", "--objective", "logistic", "--valid-fraction", "1.5", "-o", filepath.Join(dir, "m.json")},
-			"--valid-fraction must be below 1, got 1.5"},
+			"--valid-fraction must be in [0, 1), got 1.5"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -286,7 +286,83 @@ func TestBench(t *testing.T) {
 		}
 	}
 	code, _, stderr = treegen(t, "bench", "--model", model, "--data", "testdata/small.tsv", "--backends", "llvm")
-	if code == 0 || stderr != "treegen: unknown backend \"llvm\" (known backends: ifelse, quickscorer)\n" {
+	if code == 0 || stderr != "treegen: unknown backend \"llvm\" (known backends: ifelse, quickscorer, smoothstep)\n" {
 		t.Fatalf("unknown backend: %d %s", code, stderr)
+	}
+}
+
+func TestTrainTELBadInput(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "m.json")
+	write := func(name, content string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	oneClass := write("one.tsv", "a\tb\ttarget\n1\t2\t1\n3\t4\t1\n5\t6\t1\n")
+	withNaN := write("nan.tsv", "a\tb\ttarget\n1\t2\t0\n3\tNA\t1\n5\t6\t0\n7\t8\t1\n")
+	emptyValid := write("valid.tsv", "a\tb\ttarget\n")
+	tel := func(extra ...string) []string {
+		return append([]string{"train", "tel", "--data", "testdata/small.tsv", "--epochs", "2", "-o", out}, extra...)
+	}
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"negative gamma", tel("--gamma", "-1"), "tel: Gamma must be a finite number > 0, got -1"},
+		{"zero gamma", tel("--gamma", "0"), "tel: Gamma is 0: the smooth-step of width 0 is a hard step"},
+		{"depth 0", tel("--depth", "0"), "tel: Depth must be between 1 and 20, got 0"},
+		{"depth 21", tel("--depth", "21"), "tel: Depth must be between 1 and 20, got 21"},
+		{"one class", []string{"train", "tel", "--data", oneClass, "--loss", "logistic", "-o", out},
+			"tel: the target has a single class (1) in all 3 rows: nothing to classify"},
+		{"NaN feature", []string{"train", "tel", "--data", withNaN, "-o", out},
+			`tel: feature "b" (column 1) of training row 1 (0-based) is missing (NaN); use --impute to replace missing values by the training mean`},
+		{"empty validation file", tel("--valid", emptyValid), emptyValid + ": no data rows"},
+		{"empty validation split", tel("--valid-fraction", "0.01"), "tel: the validation set has no rows"},
+		{"early stopping without validation", tel("--early-stopping", "3"), "--early-stopping needs validation data"},
+		{"unknown loss", tel("--loss", "hinge"), `tel: unknown loss "hinge"`},
+		{"bad valid fraction", tel("--valid-fraction", "-0.5"), "--valid-fraction must be in [0, 1), got -0.5"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, stderr := treegen(t, tc.args...)
+			if code == 0 || !strings.Contains(stderr, "treegen: "+tc.want) {
+				t.Fatalf("exit %d, stderr %q; want a line containing %q", code, stderr, tc.want)
+			}
+			if exists(out) {
+				t.Fatal("a failed command wrote its output")
+			}
+		})
+	}
+}
+
+func TestTrainTEL(t *testing.T) {
+	dir := t.TempDir()
+	model := filepath.Join(dir, "tel.json")
+	code, _, stderr := treegen(t, "train", "tel", "--data", "../../golden/cart_multiclass/train.tsv.gz",
+		"--trees", "4", "--depth", "3", "--epochs", "30", "--lr", "0.05", "--valid-fraction", "0.3", "--early-stopping", "5",
+		"--test", "../../golden/cart_multiclass/train.tsv.gz", "-o", model)
+	if code != 0 || !strings.Contains(stderr, "loss softmax (from the target values") || !strings.Contains(stderr, "valid (validation") ||
+		!strings.Contains(stderr, "test (train.tsv.gz") {
+		t.Fatalf("train tel: %d\n%s", code, stderr)
+	}
+	code, out, _ := treegen(t, "inspect", model)
+	if code != 0 || !strings.Contains(out, "task         multiclass (4 classes") || !strings.Contains(out, "soft") {
+		t.Fatalf("inspect:\n%s", out)
+	}
+	// The same seed gives the same bytes.
+	again := filepath.Join(dir, "again.json")
+	if code, _, stderr := treegen(t, "train", "tel", "--data", "../../golden/cart_multiclass/train.tsv.gz",
+		"--trees", "4", "--depth", "3", "--epochs", "30", "--lr", "0.05", "--valid-fraction", "0.3", "--early-stopping", "5",
+		"--quiet", "--threads", "1", "-o", again); code != 0 {
+		t.Fatalf("train tel: %s", stderr)
+	}
+	a, _ := os.ReadFile(model)
+	b, _ := os.ReadFile(again)
+	if !bytes.Equal(a, b) {
+		t.Fatal("two trainings with the same seed differ")
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/treegen/treegen/data"
 	"github.com/treegen/treegen/ir"
 	"github.com/treegen/treegen/train/cart"
 )
@@ -14,7 +15,7 @@ func (a *app) trainCmd() *cobra.Command {
 		Use:   "train",
 		Short: "Train a model on a data file and write it as IR JSON",
 	}
-	cmd.AddCommand(a.trainCartCmd(), a.trainGBDTCmd())
+	cmd.AddCommand(a.trainCartCmd(), a.trainGBDTCmd(), a.trainTELCmd())
 	return cmd
 }
 
@@ -23,12 +24,56 @@ type commonTrainFlags struct {
 	data, target, test, out, name string
 }
 
-func (f *commonTrainFlags) register(cmd *cobra.Command) {
+// register adds the flags to cmd, and scores the model written on the
+// --test data once cmd has run.
+func (f *commonTrainFlags) register(a *app, cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.data, "data", "", "training data: TSV/CSV (optionally gzipped) with a header, or LibSVM")
 	cmd.Flags().StringVar(&f.target, "target", "target", "name of the target column")
 	cmd.Flags().StringVar(&f.test, "test", "", "optional test data, scored after training")
 	cmd.Flags().StringVarP(&f.out, "out", "o", "", "output model file (IR JSON)")
 	cmd.Flags().StringVar(&f.name, "name", "", "model name (default: the data file's name)")
+	cmd.PostRunE = func(cmd *cobra.Command, args []string) error {
+		if f.test == "" {
+			return nil
+		}
+		m, err := ir.Load(f.out)
+		if err != nil {
+			return err
+		}
+		d, err := readData(f.test, f.target, true)
+		if err != nil {
+			return err
+		}
+		return a.reportScores(m, f.test, f.target, "test", d)
+	}
+}
+
+// splitValidation returns the training and validation sets: d and the
+// --valid file, or d split by --valid-fraction (stratified by class unless
+// regression, deterministic for seed), or d and nil.
+func splitValidation(d *data.Dataset, f commonTrainFlags, valid string, fraction float64, regression bool, seed uint64) (train, v *data.Dataset, err error) {
+	switch {
+	case valid != "" && fraction > 0:
+		return nil, nil, fmt.Errorf("--valid and --valid-fraction exclude each other")
+	case valid != "":
+		v, err := readData(valid, f.target, true)
+		return d, v, err
+	case fraction >= 1 || fraction < 0:
+		return nil, nil, fmt.Errorf("--valid-fraction must be in [0, 1), got %v", fraction)
+	case fraction > 0:
+		var trainRows, validRows []int
+		if regression {
+			trainRows, validRows = data.Split(d.Rows, fraction, seed)
+		} else {
+			_, class, err := data.Classes(d.Y)
+			if err != nil {
+				return nil, nil, fmt.Errorf("%s: %v", f.data, err)
+			}
+			trainRows, validRows = data.StratifiedSplit(class, fraction, seed)
+		}
+		return d.Subset(trainRows), d.Subset(validRows), nil
+	}
+	return d, nil, nil
 }
 
 func (f *commonTrainFlags) check() error {
@@ -77,25 +122,11 @@ func (a *app) trainCartCmd() *cobra.Command {
 			return a.reportScores(m, f.data, f.target, "train", d)
 		},
 	}
-	f.register(cmd)
+	f.register(a, cmd)
 	cmd.Flags().StringVar(&criterion, "criterion", "gini", "split criterion: gini, entropy (classification) or mse (regression)")
 	cmd.Flags().IntVar(&o.MaxDepth, "max-depth", 0, "maximum depth (0: unlimited)")
 	cmd.Flags().IntVar(&o.MinSamplesSplit, "min-samples-split", 2, "minimum rows in a node to split it")
 	cmd.Flags().IntVar(&o.MinSamplesLeaf, "min-samples-leaf", 1, "minimum rows in each child of a split")
 	cmd.Flags().Float64Var(&o.MinImpurityDecrease, "min-impurity-decrease", 0, "minimum weighted impurity decrease of a split")
-	cmd.PostRunE = func(cmd *cobra.Command, args []string) error {
-		if f.test == "" {
-			return nil
-		}
-		m, err := ir.Load(f.out)
-		if err != nil {
-			return err
-		}
-		d, err := readData(f.test, f.target, true)
-		if err != nil {
-			return err
-		}
-		return a.reportScores(m, f.test, f.target, "test", d)
-	}
 	return cmd
 }
