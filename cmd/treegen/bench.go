@@ -67,6 +67,12 @@ compile the model are reported as such and skipped.`,
 			for i := range x {
 				x[i] = d.Row(i)
 			}
+			if backends == "auto" {
+				backends = "ifelse,quickscorer,interp"
+				if hasSoftNodes(m) {
+					backends = "smoothstep,interp"
+				}
+			}
 			var results []benchResult
 			for _, b := range strings.Split(backends, ",") {
 				b = strings.TrimSpace(b)
@@ -111,12 +117,24 @@ compile the model are reported as such and skipped.`,
 	cmd.Flags().StringVar(&model, "model", "", "model file (IR JSON)")
 	cmd.Flags().StringVar(&dataPath, "data", "", "rows to predict (a target column, if present, is ignored)")
 	cmd.Flags().StringVar(&target, "target", "target", "name of the target column")
-	cmd.Flags().StringVar(&backends, "backends", "ifelse,quickscorer,interp", "comma-separated backends; interp is the interpreter")
+	cmd.Flags().StringVar(&backends, "backends", "auto", "comma-separated backends; interp is the interpreter; auto: smoothstep,interp for soft trees, else ifelse,quickscorer,interp")
 	cmd.Flags().StringVar(&precision, "precision", "float64", "float64 or float32")
 	cmd.Flags().IntVar(&rows, "rows", 0, "use only the first N rows (0: all)")
 	cmd.Flags().DurationVar(&budget, "time", 2*time.Second, "time spent measuring each of single-row and batch prediction")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	return cmd
+}
+
+// hasSoftNodes reports whether a tree of m has a soft node.
+func hasSoftNodes(m *ir.Model) bool {
+	for i := range m.Trees {
+		for j := range m.Trees[i].Nodes {
+			if m.Trees[i].Nodes[j].Kind == ir.Soft {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // benchGenerated generates, builds and times one backend.
