@@ -167,16 +167,11 @@ func genRun(g *emit.Gen, pre string, from, to int) ([]jen.Code, jen.Code) {
 		table("Val", fmt.Sprintf("holds the leaf values of the padded %s, %d leaves per tree, left to right.", trees, size),
 			valType, vals),
 	}
+	if !vector && !sameOut {
+		decls = append(decls, table("Out", "holds the output that each tree of "+pre+"Feat writes.", jen.Uint16(), outs))
+	}
 	mask := jen.Lit(size - 1)
 	t, r, lv := jen.Id("t"), jen.Id("r"), jen.Id("lv")
-	step := jen.For(r.Clone().Op(":=").Range().Id("ix")).Block(
-		jen.Id("i").Op(":=").Id("ix").Index(r.Clone()).Op("&").Add(mask.Clone()),
-		jen.Id("j").Op(":=").Lit(2).Op("*").Id("i").Op("+").Lit(1),
-		jen.If(jen.Id("x").Index(r.Clone().Op("*").Id("NumFeatures").Op("+").Int().Call(jen.Id("feat").Index(jen.Id("i")))).
-			Op(">=").Id("thr").Index(jen.Id("i"))).Block(jen.Id("j").Op("++")),
-		jen.Id("ix").Index(r.Clone()).Op("=").Id("j"),
-	)
-	leaf := jen.Id("l").Op(":=").Int().Call(jen.Parens(jen.Id("ix").Index(r.Clone()).Op("-").Lit(size - 1)).Op("&").Add(mask.Clone()))
 	add := func(idx, v jen.Code) jen.Code {
 		ai := jen.Id("a").Index(idx)
 		if g.Sum32() {
@@ -184,37 +179,69 @@ func genRun(g *emit.Gen, pre string, from, to int) ([]jen.Code, jen.Code) {
 		}
 		return ai.Op("+=").Add(v)
 	}
-	var accumulate []jen.Code
-	switch {
-	case vector:
-		accumulate = []jen.Code{
-			leaf,
-			jen.For(jen.Id("k").Op(":=").Lit(0), jen.Id("k").Op("<").Id("NumOutputs"), jen.Id("k").Op("++")).Block(
-				add(r.Clone().Op("*").Id("NumOutputs").Op("+").Id("k"),
-					jen.Id("val").Index(jen.Id("l").Op("*").Id("NumOutputs").Op("+").Id("k"))),
+	// walk returns the statements that walk n (1 or 2) consecutive trees,
+	// from tree t on, and add their values: the trees share the passes over
+	// the rows, which halves the loop overhead per step.
+	walk := func(n int) []jen.Code {
+		var setup, steps, acc []jen.Code
+		for q := 0; q < n; q++ {
+			sfx := ""
+			tq := t.Clone()
+			if q > 0 {
+				sfx = strconv.Itoa(q + 1)
+				tq = jen.Parens(t.Clone().Op("+").Lit(q))
+			}
+			id := func(name string) *jen.Statement { return jen.Id(name + sfx) }
+			setup = append(setup,
+				id("feat").Op(":=").Parens(jen.Op("*").Index(jen.Lit(size)).Uint8()).Call(jen.Id(pre+"Feat").Index(tq.Clone().Op("*").Lit(size).Op(":"))),
+				id("thr").Op(":=").Parens(jen.Op("*").Index(jen.Lit(size)).Add(thrType)).Call(jen.Id(pre+"Thr").Index(tq.Clone().Op("*").Lit(size).Op(":"))),
+				id("val").Op(":=").Parens(jen.Op("*").Index(jen.Lit(w*size)).Add(valType)).Call(jen.Id(pre+"Val").Index(tq.Clone().Op("*").Lit(w*size).Op(":"))),
+				id("ix").Op("=").Index(jen.Id("batchRows")).Uint32().Values(),
+			)
+			steps = append(steps,
+				id("i").Op(":=").Add(id("ix")).Index(r.Clone()).Op("&").Add(mask.Clone()),
+				id("j").Op(":=").Lit(2).Op("*").Add(id("i")).Op("+").Lit(1),
+				jen.If(jen.Id("xr").Index(id("feat").Index(id("i"))).Op(">=").Add(id("thr")).Index(id("i"))).Block(id("j").Op("++")),
+				id("ix").Index(r.Clone()).Op("=").Add(id("j")),
+			)
+			leaf := id("l").Op(":=").Int().Call(jen.Parens(id("ix").Index(r.Clone()).Op("-").Lit(size - 1)).Op("&").Add(mask.Clone()))
+			switch {
+			case vector:
+				acc = append(acc, leaf,
+					jen.For(jen.Id("k").Op(":=").Lit(0), jen.Id("k").Op("<").Id("NumOutputs"), jen.Id("k").Op("++")).Block(
+						add(r.Clone().Op("*").Id("NumOutputs").Op("+").Id("k"),
+							id("val").Index(id("l").Op("*").Id("NumOutputs").Op("+").Id("k"))),
+					))
+			case sameOut:
+				idx := r.Clone().Op("*").Id("NumOutputs")
+				if o := m.Trees[from].Output; o != 0 {
+					idx = idx.Op("+").Lit(o)
+				}
+				acc = append(acc, leaf, add(idx, id("val").Index(id("l"))))
+			default:
+				acc = append(acc, leaf, add(r.Clone().Op("*").Id("NumOutputs").Op("+").Int().Call(jen.Id(pre+"Out").Index(tq.Clone())),
+					id("val").Index(id("l"))))
+			}
+		}
+		rowPtr := jen.Id("xr").Op(":=").Parens(jen.Op("*").Index(jen.Id("NumFeatures")).Add(g.BatchInput())).
+			Call(jen.Id("x").Index(r.Clone().Op("*").Id("NumFeatures").Op(":")))
+		return append(setup,
+			jen.For(lv.Clone().Op(":=").Lit(0), lv.Clone().Op("<").Lit(d), lv.Clone().Op("++")).Block(
+				jen.For(r.Clone().Op(":=").Range().Id("ix")).Block(append([]jen.Code{rowPtr}, steps...)...),
 			),
-		}
-	case sameOut:
-		idx := r.Clone().Op("*").Id("NumOutputs")
-		if o := m.Trees[from].Output; o != 0 {
-			idx = idx.Op("+").Lit(o)
-		}
-		accumulate = []jen.Code{leaf, add(idx, jen.Id("val").Index(jen.Id("l")))}
-	default:
-		decls = append(decls, table("Out", "holds the output that each tree of "+pre+"Feat writes.", jen.Uint16(), outs))
-		accumulate = []jen.Code{leaf, add(r.Clone().Op("*").Id("NumOutputs").Op("+").Int().Call(jen.Id(pre+"Out").Index(t.Clone())),
-			jen.Id("val").Index(jen.Id("l")))}
+			jen.For(r.Clone().Op(":=").Range().Id("ix")).Block(acc...),
+		)
 	}
-	loop := jen.Block(
-		jen.Var().Id("ix").Index(jen.Id("batchRows")).Uint32(),
-		jen.For(t.Clone().Op(":=").Lit(0), t.Clone().Op("<").Lit(to-from), t.Clone().Op("++")).Block(
-			jen.Id("feat").Op(":=").Parens(jen.Op("*").Index(jen.Lit(size)).Uint8()).Call(jen.Id(pre+"Feat").Index(t.Clone().Op("*").Lit(size).Op(":"))),
-			jen.Id("thr").Op(":=").Parens(jen.Op("*").Index(jen.Lit(size)).Add(thrType)).Call(jen.Id(pre+"Thr").Index(t.Clone().Op("*").Lit(size).Op(":"))),
-			jen.Id("val").Op(":=").Parens(jen.Op("*").Index(jen.Lit(w*size)).Add(valType)).Call(jen.Id(pre+"Val").Index(t.Clone().Op("*").Lit(w*size).Op(":"))),
-			jen.Id("ix").Op("=").Index(jen.Id("batchRows")).Uint32().Values(),
-			jen.For(lv.Clone().Op(":=").Lit(0), lv.Clone().Op("<").Lit(d), lv.Clone().Op("++")).Block(step),
-			jen.For(r.Clone().Op(":=").Range().Id("ix")).Block(accumulate...),
-		),
-	)
+	n := to - from
+	stmts := []jen.Code{jen.Var().Id("ix").Index(jen.Id("batchRows")).Uint32()}
+	if n >= 2 {
+		stmts = append(stmts, jen.Var().Id("ix2").Index(jen.Id("batchRows")).Uint32())
+		stmts = append(stmts, jen.For(t.Clone().Op(":=").Lit(0), t.Clone().Op("+").Lit(1).Op("<").Lit(n), t.Clone().Op("+=").Lit(2)).Block(walk(2)...))
+	}
+	if n%2 == 1 {
+		stmts = append(stmts, jen.Id("t").Op(":=").Lit(n-1))
+		stmts = append(stmts, walk(1)...)
+	}
+	loop := jen.Block(stmts...)
 	return decls, jen.Comment(trees).Line().Add(loop)
 }
