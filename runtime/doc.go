@@ -11,7 +11,7 @@
 // and LightGBM imports) run on a compact node layout with "<=" tests and
 // float32 comparisons folded into the thresholds at load time, and no
 // prediction allocates. Such a tree that pads cheaply into a perfect tree
-// (at most 12 deep, at most twice its leaves) is stored padded, in heap
+// (at most 12 deep, at most four times its leaves) is stored padded, in heap
 // order, as 8- or 16-byte splits without child pointers; the others keep
 // explicit children. Predict walks four trees at once without
 // data-dependent branches; PredictBatch scores blocks of 64 rows tree by

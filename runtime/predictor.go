@@ -352,11 +352,11 @@ func (p *Predictor[F]) addFast(t *ir.Tree) int32 {
 }
 
 // Limits of the perfect layout: a tree is padded into a perfect tree only if
-// it is at most maxPerfectDepth deep and the padding at most doubles its
+// it is at most maxPerfectDepth deep and the padding at most quadruples its
 // number of leaves.
 const (
 	maxPerfectDepth = 12
-	maxPadding      = 2
+	maxPadding      = 4
 )
 
 // paddable reports whether the fast tree t takes the perfect layout.

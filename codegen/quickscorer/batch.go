@@ -12,10 +12,10 @@ import (
 
 // Limits of the batch layout: PredictBatch scores blocks of rows only if
 // every tree is at most maxPerfectDepth deep and padding it into a perfect
-// tree at most doubles its number of leaves (see perfect).
+// tree at most quadruples its number of leaves (see perfect).
 const (
 	maxPerfectDepth = 12
-	maxPadding      = 2
+	maxPadding      = 4
 )
 
 // batchable reports whether PredictBatch of model m scores blocks of rows.

@@ -23,7 +23,7 @@
 //
 // PredictBatch scores rows in blocks of 64, as the block-wise variants of
 // QuickScorer do (vQS, RapidScorer), when every tree pads cheaply into a
-// perfect tree (depth at most 12, at most twice its leaves): the generated
+// perfect tree (depth at most 12, at most four times its leaves): the generated
 // tables then also hold each tree padded into a perfect tree in heap order,
 // and every row of a block walks down each tree one level at a time, without
 // branches. A tree's tables stay in the processor's cache for the 64 rows,
