@@ -1,17 +1,69 @@
 // Package smoothstep is treegen's backend for soft trees, the trees of the
-// Tree Ensemble Layer (Hazimeh et al., 2020): every tree with soft nodes
-// becomes one Go function, unrolled, that visits the tree depth first as the
-// interpreter does and skips every subtree that the row reaches with
-// probability exactly 0 (the paper's conditional computation). Trees without
-// soft nodes are compiled as the ifelse backend compiles them; a tree may mix
-// soft nodes with axis-aligned, oblique and categorical splits and with
-// constant and softmax leaves. Latent trees are not supported. [Check] says
-// whether a model can be compiled; codegen.Generate with Backend
-// "smoothstep" does the compiling.
+// Tree Ensemble Layer (Hazimeh et al., 2020). Every run of consecutive
+// perfect soft trees of one depth with dense weights and constant leaves,
+// the shape of a trained TEL, is evaluated level by level, all its trees
+// together (see "Level-synchronous evaluation" below). Every other tree with
+// soft nodes becomes one Go function, unrolled, that visits the tree depth
+// first as the interpreter does. Both skip every subtree that the row
+// reaches with probability exactly 0 (the paper's conditional computation).
+// Trees without soft nodes are compiled as the ifelse backend compiles
+// them; a tree may mix soft nodes with axis-aligned, oblique and categorical
+// splits and with constant and softmax leaves. Latent trees are not
+// supported. [Check] says whether a model can be compiled; codegen.Generate
+// with Backend "smoothstep" does the compiling.
 //
-// # Generated code
+// # Level-synchronous evaluation
 //
-// A soft node computes its margin m = bias + w·x over its weights, left to
+// A level group (level.go) is a run of consecutive trees that are perfect
+// soft trees of the same depth d, every internal node a soft node of width
+// γ > 0 (γ/2 not 0 in the working precision, γ finite) whose weights cover
+// every feature in order (models of 6 features or more, nothing pruned),
+// every leaf a constant leaf whose values are finite in the working
+// precision, all of them writing every output or all writing one. Its
+// trees are not unrolled: their biases and weights are rows of one table,
+// level-major (lvW0 for the group that starts at tree 0), their leaf
+// values rows of another (lvV0), and one compact function (lvTrees0) walks
+// them:
+//
+//   - The frontier of a level is the list of the nodes of that level, of
+//     every tree of the group, that the row reaches with a path probability
+//     other than 0, with those probabilities, in tree order and left to
+//     right within a tree. It starts with the roots, at probability 1.
+//   - lvMargins0 computes the margins of the frontier's nodes eight at a time
+//     (lvDot8; lvDot4 for a remainder of four or fewer): each margin is the
+//     bias plus the products, added left to right, exactly as the
+//     interpreter adds them, but eight independent chains of additions are
+//     in flight at once instead of one. (A few rows past the frontier's end,
+//     stale entries, are computed too and ignored.)
+//   - Each node's smooth-step S_γ(m) is computed without a branch (its three
+//     cases are selected on the sign bits of m-γ/2 and -γ/2-m, which are
+//     exact for any m but NaN; a NaN margin, rare, is a branch), and its
+//     children join the next frontier in order, P·s on the left and P·(1-s)
+//     on the right, multiplied root to leaf as the interpreter multiplies;
+//     a child is written unconditionally and the frontier's length advances
+//     by 1 only if its probability is not 0, so that an unreachable subtree
+//     costs nothing beyond that one write.
+//   - At the last internal level, each node adds its two leaf terms
+//     F(P·v) to its tree's value, in frontier order, which is the
+//     interpreter's depth-first, left-to-right order; a term whose
+//     probability is 0 is ±0 and leaves the tree value (never -0) as it is.
+//     Each tree's value is then added to the margins in tree order.
+//
+// The frontier lives in small local arrays (Go zeroes local arrays on every
+// call), of at most 256 entries or twice the number of trees; a row whose
+// frontier would outgrow them is evaluated from the start by a compact
+// depth-first recursion over the same tables (lvSlow0, lvRec0), in the
+// interpreter's order. Every path gives the interpreter's bits.
+//
+// So the "each tree unrolled into straight-line code" is not what a
+// level group does: unrolled trees of depth 8 are about 100 KB of machine
+// code each and their unpredictable branches and dependent chains were
+// slower than the interpreter. Its intent, conditional computation, is kept:
+// only nodes reached with a probability other than 0 are evaluated.
+//
+// # Unrolled trees
+//
+// Outside level groups, a soft node computes its margin m = bias + w·x over its weights, left to
 // right, each product converted on its own (no fused multiply-add), then
 // its probability of sending the row left, the smooth-step S_γ(m) inlined:
 //

@@ -34,27 +34,42 @@ type backend struct{}
 
 func (backend) Check(m *ir.Model) error { return Check(m) }
 
-// Units returns one unit per tree: a tree with soft nodes becomes the
-// function genTree writes, a hard tree the ifelse backend's function.
+// Units returns the units of the trees, in tree order: one for each level
+// group (level.go), a run of perfect soft trees evaluated level by level;
+// one for each other tree with soft nodes, the function genTree writes;
+// and one for each hard tree, the ifelse backend's function.
 func (backend) Units(g *emit.Gen) ([]emit.Unit, error) {
 	m := g.Model
-	units := make([]emit.Unit, len(m.Trees))
+	var units []emit.Unit
 	var declared helpers
-	for i := range m.Trees {
-		if hasSoft(&m.Trees[i]) {
-			var uses helpers
-			units[i], uses = genTree(g, i)
-			if uses.maxAbs && !declared.maxAbs {
-				units[i].Decls = append(units[i].Decls, genMaxAbs(g))
-				declared.maxAbs = true
-			}
-			if uses.dot && !declared.dot {
-				units[i].Decls = append(units[i].Decls, genDots(g)...)
-				declared.dot = true
-			}
-		} else {
-			units[i] = ifelse.Tree(g, i)
+	groups := lvGroups(g)
+	for i := 0; i < len(m.Trees); i++ {
+		var u emit.Unit
+		var uses helpers
+		switch {
+		case len(groups) > 0 && groups[0].first == i:
+			u = lvUnit(g, groups[0])
+			uses = helpers{dot: true, dot4: true}
+			i += groups[0].n - 1
+			groups = groups[1:]
+		case hasSoft(&m.Trees[i]):
+			u, uses = genTree(g, i)
+		default:
+			u = ifelse.Tree(g, i)
 		}
+		if uses.maxAbs && !declared.maxAbs {
+			u.Decls = append(u.Decls, genMaxAbs(g))
+			declared.maxAbs = true
+		}
+		if uses.dot && !declared.dot {
+			u.Decls = append(u.Decls, genDots(g)...)
+			declared.dot = true
+		}
+		if uses.dot4 && !declared.dot4 {
+			u.Decls = append(u.Decls, genDot(g, 4), genDot(g, 8))
+			declared.dot4 = true
+		}
+		units = append(units, u)
 	}
 	return units, nil
 }
@@ -160,7 +175,7 @@ func genTree(g *emit.Gen, i int) (emit.Unit, helpers) {
 func (w *walker) helpers() helpers { return helpers{maxAbs: w.filter, dot: w.dense} }
 
 // helpers says which package-level helpers the code calls.
-type helpers struct{ maxAbs, dot bool }
+type helpers struct{ maxAbs, dot, dot4 bool }
 
 // vk is the variable that accumulates the tree's value for output k.
 func vk(k int) *jen.Statement { return jen.Id("v" + strconv.Itoa(k)) }

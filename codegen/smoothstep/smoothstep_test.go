@@ -301,10 +301,66 @@ func TestGenerated(t *testing.T) {
 				Soft: 1, Full: true, Dense: true, MinDepth: d, MaxDepth: d, Trees: 1 + j*2, SoftmaxLeaf: 0.2}))
 		}
 	}
+	// Level groups (level.go): runs of perfect dense soft trees with
+	// constant leaves, evaluated level by level.
+	for i, m := range levelModels() {
+		addRandom("level", i, m)
+	}
 	if t.Failed() {
 		return
 	}
 	check(t, cases)
+}
+
+// levelModels returns models whose trees the level-synchronous code
+// evaluates: vector and scalar trees, one γ or many, frontiers that outgrow
+// their arrays (γ = 100: every node is reached), Float32Sum and mean
+// aggregation, and level groups between trees that are compiled otherwise.
+func levelModels() []*ir.Model {
+	var ms []*ir.Model
+	ms = append(ms, telModel(11, 3, 3, 8, 3, 0.3), telModel(12, 1, 1, 6, 2, 1), telModel(13, 2, 5, 7, 2, 0.5))
+	wide := telModel(14, 10, 7, 6, 2, 0.3) // 640 nodes on the last internal level
+	for i := range wide.Trees {
+		for j := range wide.Trees[i].Nodes {
+			if n := &wide.Trees[i].Nodes[j]; n.Kind == ir.Soft && i%2 == 0 {
+				n.Gamma = 100
+			}
+		}
+	}
+	ms = append(ms, wide)
+	mixed := telModel(15, 4, 4, 9, 3, 0.4) // γ per node
+	r := rand.New(rand.NewPCG(15, 16))
+	for i := range mixed.Trees {
+		for j := range mixed.Trees[i].Nodes {
+			if n := &mixed.Trees[i].Nodes[j]; n.Kind == ir.Soft {
+				n.Gamma = []float64{0.1, 1, 3, 1e-3}[r.IntN(4)]
+			}
+		}
+	}
+	mixed.Float32Sum = true
+	ms = append(ms, mixed)
+	scalar := telModel(16, 5, 3, 6, 3, 0.5) // one output per tree
+	scalar.Aggregation = ir.Mean
+	for i := range scalar.Trees {
+		t := &scalar.Trees[i]
+		t.Output = i % 3
+		for j := range t.Nodes {
+			if n := &t.Nodes[j]; n.Kind == ir.Leaf {
+				n.Value = n.Value[:1]
+			}
+		}
+	}
+	ms = append(ms, scalar)
+	// Groups of different depths, a soft tree with a γ = 0 node and a
+	// hard tree between them.
+	a, b := telModel(17, 3, 2, 6, 3, 0.5), telModel(18, 2, 4, 6, 3, 0.5)
+	hard := telModel(19, 1, 2, 6, 3, 0.5).Trees[0]
+	hard.Nodes[0].Gamma = 0
+	a.Trees = append(a.Trees, hard)
+	a.Trees = append(a.Trees, b.Trees...)
+	a.BaseScore = []float64{math.Copysign(0, -1), 0.5, -1}
+	ms = append(ms, a)
+	return ms
 }
 
 // check builds the cases in one module, runs them and compares their

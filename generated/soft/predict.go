@@ -76,7 +76,6 @@ func PredictMargin(x *[NumFeatures]float64) [NumOutputs]float64 {
 	var a [NumOutputs]float64
 	addTrees000(&xp, &a)
 	addTrees001(&xp, &a)
-	addTrees002(&xp, &a)
 	return a
 }
 

@@ -4,360 +4,231 @@ package soft
 
 import "math"
 
-// dense0 holds the bias and weights of the dense soft nodes of tree 0, one
-// node per row.
-var dense0 = [15][NumFeatures + 1]float64{
+// lvW0 holds the bias and weights of the soft nodes of trees 0 to 1, level by
+// level: node i (from the left) of level L of the t-th tree is row (2^L-1)*2
+// + t*2^L + i.
+var lvW0 = [30][NumFeatures + 1]float64{
 	{-0.312, -0.098, -0.464, -0.29, -0.008, 0.522, 0.028, -0.214, 0.493},
+	{-0.208, -0.16, -0.034, 0.391, -0.053, 0.071, 0.344, -0.021, -0.567},
 	{-0.347, 0.462, 0.134, 0.639, 0.248, -0.621, -0.441, -0.774, -0.225},
+	{0.311, -0.784, -0.316, -0.512, -0.621, -0.065, -0.109, -0.026, 0.31},
+	{0.224, 0.255, 0.099, 0.107, -0.338, -0.432, -0.55, 0.444, -0.234},
+	{0.118, -0.033, -0.034, -0.276, 0.053, -0.382, -0.004, 0.06, -0.018},
 	{0.173, 0.771, -0.054, -0.152, 0.672, -0.475, -0.471, 0.211, -0.145},
+	{-0.195, -0.623, 0.705, 0.572, -0.423, -0.258, 0.466, 0.19, 0.214},
+	{0.327, 0.248, 0.515, -0.131, -0.065, 0.158, -0.584, -0.258, 1.113},
+	{-0.469, 0.191, -0.222, 0.094, -0.462, 0.182, 1.03, -0.533, 0.125},
+	{-0.721, 0.148, 0.576, 0.495, -0.166, 0.021, 0.632, -0.404, 0.44},
+	{0.83, 0.211, 0.249, 0.066, -0.066, -0.272, 0.384, 0.349, 0.012},
+	{-0.113, 0.435, 0.677, -0.549, -0.025, -0.466, 0.205, 0.591, -0.386},
+	{-0.367, -0.054, -0.069, 0.284, -0.228, -0.617, 0.506, 0.958, 0.025},
 	{-0.346, -0.256, -0.022, 0.363, 0.101, 0.532, -0.505, -0.083, -0.626},
 	{-0.096, -0.086, -0.179, 0.546, -0.656, -0.003, -0.125, -0.509, 0.025},
-	{-0.195, -0.623, 0.705, 0.572, -0.423, -0.258, 0.466, 0.19, 0.214},
 	{-0.484, -0.053, 0.551, -0.116, -0.572, 0.04, 0.182, 0.417, -0.279},
 	{0.199, 0.508, 0.136, -0.371, 0.863, -0.379, -0.219, 0.564, -0.122},
-	{0.311, -0.784, -0.316, -0.512, -0.621, -0.065, -0.109, -0.026, 0.31},
-	{0.327, 0.248, 0.515, -0.131, -0.065, 0.158, -0.584, -0.258, 1.113},
 	{0.216, -0.244, 0.346, -0.174, 0.118, -0.681, 0.123, -0.463, 0.323},
 	{-0.276, 0.5, 0.187, 0.065, -0.009, 0.206, -0.227, 0.318, 0.088},
-	{-0.469, 0.191, -0.222, 0.094, -0.462, 0.182, 1.03, -0.533, 0.125},
 	{0.167, 0.57, 0.302, -0.643, 0.139, 0.112, 0.266, 0.243, -0.264},
 	{0.505, -0.166, 0.525, 0.168, 0.371, 0.376, 0.458, -0.3, -0.155},
+	{0.373, -0.266, -0.308, 0.18, 0.379, -0.107, 0.518, 1.226, -0.112},
+	{-0.104, -0.903, 0.282, 0.207, 0.061, -0.216, 0.208, -0.226, -0.182},
+	{0.472, -0.082, -0.023, -0.481, -0.496, 0.748, 0.445, -0.457, 0.593},
+	{-0.389, 0.439, -0.029, -0.276, 0.543, -0.358, -0.14, 0.134, -0.373},
+	{-0.032, -0.479, 0.378, 0.809, -0.092, 0.237, 0.173, -0.054, -0.153},
+	{0.238, 0.143, -0.122, -0.371, -0.139, -0.495, 0.271, -0.348, -0.322},
+	{-0.451, -0.282, -0.151, -0.199, -0.222, 0.613, 0.641, 0.515, -0.164},
+	{0.893, 0.592, 1.131, -0.446, -0.207, -0.527, -0.071, 0.165, 0.031},
 }
 
-// tree0 adds the values of tree 0 (soft, depth 4, 16 leaves) to the
-// accumulators a: for each output, the sum, over the leaves the row reaches,
-// of the probability of the path to the leaf times its value.
-func tree0(x *[NumFeatures]float64, a *[NumOutputs]float64) {
-	var v0, v1, v2 float64
-	xm := maxAbs(x)
-	var s0 float64
-	if mf, e := dotFast(&dense0[0], x), float64(7.521109203377497e-15*xm)+0.5000004768371596; mf > e {
-		s0 = 1
-	} else if !(mf < -e) {
-		m0 := dotExact(&dense0[0], x)
-		if m0 >= 0.5 {
-			s0 = 1
-		} else if m0 > -0.5 {
-			u := m0
-			s0 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-		}
-	}
-	if p1 := s0; p1 != 0 {
-		var s1 float64
-		if mf, e := dotFast(&dense0[1], x), float64(1.259084129275855e-14*xm)+0.5000004768371598; mf > e {
-			s1 = 1
-		} else if !(mf < -e) {
-			m1 := dotExact(&dense0[1], x)
-			if m1 >= 0.5 {
-				s1 = 1
-			} else if m1 > -0.5 {
-				u := m1
-				s1 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-			}
-		}
-		if p2 := p1 * s1; p2 != 0 {
-			var s2 float64
-			if mf, e := dotFast(&dense0[2], x), float64(1.0484078062903634e-14*xm)+0.5000004768371592; mf > e {
-				s2 = 1
-			} else if !(mf < -e) {
-				m2 := dotExact(&dense0[2], x)
-				if m2 >= 0.5 {
-					s2 = 1
-				} else if m2 > -0.5 {
-					u := m2
-					s2 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-				} else if m2 != m2 {
-					s2 = 1
-				}
-			}
-			if p3 := p2 * s2; p3 != 0 {
-				var s3 float64
-				if mf, e := dotFast(&dense0[3], x), float64(8.83916849220747e-15*xm)+0.5000004768371598; mf > e {
-					s3 = 1
-				} else if !(mf < -e) {
-					m3 := dotExact(&dense0[3], x)
-					if m3 >= 0.5 {
-						s3 = 1
-					} else if m3 > -0.5 {
-						u := m3
-						s3 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-					}
-				}
-				if p4 := p3 * s3; p4 != 0 {
-					v0 += float64(p4 * 0.436)
-					v1 += float64(p4 * 0.29)
-					v2 += float64(p4 * 0.463)
-				}
-				if p5 := p3 * (1 - s3); p5 != 0 {
-					v0 += float64(p5 * -0.851)
-					v1 += float64(p5 * 0.561)
-					v2 += float64(p5 * -1.6)
-				}
-			}
-			if p6 := p2 * (1 - s2); p6 != 0 {
-				var s6 float64
-				if mf, e := dotFast(&dense0[4], x), float64(7.563741848838306e-15*xm)+0.5000004768371589; mf > e {
-					s6 = 1
-				} else if !(mf < -e) {
-					m6 := dotExact(&dense0[4], x)
-					if m6 >= 0.5 {
-						s6 = 1
-					} else if m6 > -0.5 {
-						u := m6
-						s6 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-					} else if m6 != m6 {
-						s6 = 1
-					}
-				}
-				if p7 := p6 * s6; p7 != 0 {
-					v0 += float64(p7 * 1.162)
-					v1 += float64(p7 * -0.892)
-					v2 += float64(p7 * 0.472)
-				}
-				if p8 := p6 * (1 - s6); p8 != 0 {
-					v0 += float64(p8 * 2.308)
-					v1 += float64(p8 * -0.834)
-					v2 += float64(p8 * -0.537)
-				}
-			}
-		}
-		if p9 := p1 * (1 - s1); p9 != 0 {
-			var s9 float64
-			if mf, e := dotFast(&dense0[5], x), float64(1.2260438290437289e-14*xm)+0.5000004768371592; mf > e {
-				s9 = 1
-			} else if !(mf < -e) {
-				m9 := dotExact(&dense0[5], x)
-				if m9 >= 0.5 {
-					s9 = 1
-				} else if m9 > -0.5 {
-					u := m9
-					s9 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-				}
-			}
-			if p10 := p9 * s9; p10 != 0 {
-				var s10 float64
-				if mf, e := dotFast(&dense0[6], x), float64(7.851512205698756e-15*xm)+0.5000004768371602; mf > e {
-					s10 = 1
-				} else if !(mf < -e) {
-					m10 := dotExact(&dense0[6], x)
-					if m10 >= 0.5 {
-						s10 = 1
-					} else if m10 > -0.5 {
-						u := m10
-						s10 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-					}
-				}
-				if p11 := p10 * s10; p11 != 0 {
-					v0 += float64(p11 * 0.613)
-					v1 += float64(p11 * 0.301)
-					v2 += float64(p11 * 0.127)
-				}
-				if p12 := p10 * (1 - s10); p12 != 0 {
-					v0 += float64(p12 * 1.533)
-					v1 += float64(p12 * 0.298)
-					v2 += float64(p12 * 0.842)
-				}
-			}
-			if p13 := p9 * (1 - s9); p13 != 0 {
-				var s13 float64
-				if mf, e := dotFast(&dense0[7], x), float64(1.1233702078922836e-14*xm)+0.5000004768371592; mf > e {
-					s13 = 1
-				} else if !(mf < -e) {
-					m13 := dotExact(&dense0[7], x)
-					if m13 >= 0.5 {
-						s13 = 1
-					} else if m13 > -0.5 {
-						u := m13
-						s13 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-					} else if m13 != m13 {
-						s13 = 1
-					}
-				}
-				if p14 := p13 * s13; p14 != 0 {
-					v0 += float64(p14 * 0.737)
-					v1 += float64(p14 * 0.757)
-					v2 += float64(p14 * -0.417)
-				}
-				if p15 := p13 * (1 - s13); p15 != 0 {
-					v0 += float64(p15 * -0.072)
-					v1 += float64(p15 * 0.564)
-					v2 += float64(p15 * -1.317)
-				}
-			}
-		}
-	}
-	if p16 := 1 - s0; p16 != 0 {
-		var s16 float64
-		if mf, e := dotFast(&dense0[8], x), float64(9.745112208249632e-15*xm)+0.5000004768371596; mf > e {
-			s16 = 1
-		} else if !(mf < -e) {
-			m16 := dotExact(&dense0[8], x)
-			if m16 >= 0.5 {
-				s16 = 1
-			} else if m16 > -0.5 {
-				u := m16
-				s16 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-			} else if m16 != m16 {
-				s16 = 1
-			}
-		}
-		if p17 := p16 * s16; p17 != 0 {
-			var s17 float64
-			if mf, e := dotFast(&dense0[9], x), float64(1.0913957237966779e-14*xm)+0.5000004768371596; mf > e {
-				s17 = 1
-			} else if !(mf < -e) {
-				m17 := dotExact(&dense0[9], x)
-				if m17 >= 0.5 {
-					s17 = 1
-				} else if m17 > -0.5 {
-					u := m17
-					s17 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-				} else if m17 != m17 {
-					s17 = 1
-				}
-			}
-			if p18 := p17 * s17; p18 != 0 {
-				var s18 float64
-				if mf, e := dotFast(&dense0[10], x), float64(8.782324964926393e-15*xm)+0.5000004768371593; mf > e {
-					s18 = 1
-				} else if !(mf < -e) {
-					m18 := dotExact(&dense0[10], x)
-					if m18 >= 0.5 {
-						s18 = 1
-					} else if m18 > -0.5 {
-						u := m18
-						s18 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-					}
-				}
-				if p19 := p18 * s18; p19 != 0 {
-					v0 += float64(p19 * -0.351)
-					v1 += float64(p19 * 0.969)
-					v2 += float64(p19 * 1.277)
-				}
-				if p20 := p18 * (1 - s18); p20 != 0 {
-					v0 += float64(p20 * -0.71)
-					v1 += float64(p20 * -0.393)
-					v2 += float64(p20 * 0.062)
-				}
-			}
-			if p21 := p17 * (1 - s17); p21 != 0 {
-				var s21 float64
-				if mf, e := dotFast(&dense0[11], x), float64(5.6843527281076975e-15*xm)+0.5000004768371595; mf > e {
-					s21 = 1
-				} else if !(mf < -e) {
-					m21 := dotExact(&dense0[11], x)
-					if m21 >= 0.5 {
-						s21 = 1
-					} else if m21 > -0.5 {
-						u := m21
-						s21 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-					} else if m21 != m21 {
-						s21 = 1
-					}
-				}
-				if p22 := p21 * s21; p22 != 0 {
-					v0 += float64(p22 * -3.865)
-					v1 += float64(p22 * -0.448)
-					v2 += float64(p22 * 1.343)
-				}
-				if p23 := p21 * (1 - s21); p23 != 0 {
-					v0 += float64(p23 * 1.314)
-					v1 += float64(p23 * -0.576)
-					v2 += float64(p23 * -0.594)
-				}
-			}
-		}
-		if p24 := p16 * (1 - s16); p24 != 0 {
-			var s24 float64
-			if mf, e := dotFast(&dense0[12], x), float64(1.0086173371936096e-14*xm)+0.5000004768371602; mf > e {
-				s24 = 1
-			} else if !(mf < -e) {
-				m24 := dotExact(&dense0[12], x)
-				if m24 >= 0.5 {
-					s24 = 1
-				} else if m24 > -0.5 {
-					u := m24
-					s24 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-				} else if m24 != m24 {
-					s24 = 1
-				}
-			}
-			if p25 := p24 * s24; p25 != 0 {
-				var s25 float64
-				if mf, e := dotFast(&dense0[13], x), float64(9.0203572354159e-15*xm)+0.5000004768371591; mf > e {
-					s25 = 1
-				} else if !(mf < -e) {
-					m25 := dotExact(&dense0[13], x)
-					if m25 >= 0.5 {
-						s25 = 1
-					} else if m25 > -0.5 {
-						u := m25
-						s25 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-					} else if m25 != m25 {
-						s25 = 1
-					}
-				}
-				if p26 := p25 * s25; p26 != 0 {
-					v0 += float64(p26 * 0.827)
-					v1 += float64(p26 * 1.31)
-					v2 += float64(p26 * 0.695)
-				}
-				if p27 := p25 * (1 - s25); p27 != 0 {
-					v0 += float64(p27 * 0.535)
-					v1 += float64(p27 * -0.872)
-					v2 += float64(p27 * -1.112)
-				}
-			}
-			if p28 := p24 * (1 - s24); p28 != 0 {
-				var s28 float64
-				if mf, e := dotFast(&dense0[14], x), float64(8.949302826314554e-15*xm)+0.5000004768371603; mf > e {
-					s28 = 1
-				} else if !(mf < -e) {
-					m28 := dotExact(&dense0[14], x)
-					if m28 >= 0.5 {
-						s28 = 1
-					} else if m28 > -0.5 {
-						u := m28
-						s28 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-					}
-				}
-				if p29 := p28 * s28; p29 != 0 {
-					v0 += float64(p29 * -1.264)
-					v1 += float64(p29 * 0.46)
-					v2 += float64(p29 * -0.255)
-				}
-				if p30 := p28 * (1 - s28); p30 != 0 {
-					v0 += float64(p30 * -1.634)
-					v1 += float64(p30 * 0.834)
-					v2 += float64(p30 * 0.091)
-				}
-			}
-		}
-	}
-	a[0] += v0
-	a[1] += v1
-	a[2] += v2
+// lvV0 holds the values of the leaves of trees 0 to 1: leaf i (from the left)
+// of the t-th tree is row t*16 + i.
+var lvV0 = [32][3]float64{
+	{0.436, 0.29, 0.463},
+	{-0.851, 0.561, -1.6},
+	{1.162, -0.892, 0.472},
+	{2.308, -0.834, -0.537},
+	{0.613, 0.301, 0.127},
+	{1.533, 0.298, 0.842},
+	{0.737, 0.757, -0.417},
+	{-0.072, 0.564, -1.317},
+	{-0.351, 0.969, 1.277},
+	{-0.71, -0.393, 0.062},
+	{-3.865, -0.448, 1.343},
+	{1.314, -0.576, -0.594},
+	{0.827, 1.31, 0.695},
+	{0.535, -0.872, -1.112},
+	{-1.264, 0.46, -0.255},
+	{-1.634, 0.834, 0.091},
+	{0.734, -0.217, 1.41},
+	{-1.251, -1.65, -0.514},
+	{0.232, 0.756, -0.267},
+	{-0.221, -0.295, 0.543},
+	{-1.53, -1.937, 0.184},
+	{-0.276, -1.88, -1.243},
+	{0.202, 0.721, 0.778},
+	{-0.333, -0.2, 0.132},
+	{0.391, -0.847, -0.149},
+	{0.534, -1.121, -0.65},
+	{-0.687, -1.303, -0.037},
+	{0.295, 0.642, 0.845},
+	{0.5, -1.01, -0.682},
+	{-0.028, 1.523, -0.582},
+	{0.131, 0.621, -1.443},
+	{-0.889, -0.275, 0.071},
 }
 
-// maxAbs returns the largest |x[j]|, or +Inf if some x[j] is NaN or infinite
-// or if the largest is above 2.5822498780869086e+120: the xm of the margin
-// filter of soft nodes.
-func maxAbs(x *[NumFeatures]float64) float64 {
-	var m float64
-	for _, v := range x {
-		if v < 0 {
-			v = -v
-		}
-		if v > m {
-			m = v
-		} else if v != v {
-			return math.Inf(1)
+// lvL0 says which soft nodes of trees 0 to 1 send a NaN margin left, in the
+// order of lvW0.
+var lvL0 = [30]bool{
+	false, false, false, true, false, false, true, false, true, true, false, true, false, true, false, true,
+	false, true, false, true, true, false, false, true, false, false, false, true, true, false,
+}
+
+// lvStep0 returns S_γ(m), the probability that soft node r of trees 0 to 1
+// (its row in lvW0) sends the row left, given its margin m.
+func lvStep0(m float64, r int) float64 {
+	u := m // m/1 == m
+	b := math.Float64bits(float64(u*float64(1.5-float64(2*u*u))) + 0.5)
+	le := 1 - math.Float64bits(-0.5-m)>>63 // m <= -γ/2
+	ge := 1 - math.Float64bits(m-0.5)>>63  // m >= γ/2
+	b = b&(le-1)&^(-ge) | math.Float64bits(1)&(-ge)
+	s := math.Float64frombits(b)
+	if m != m {
+		s = 0
+		if lvL0[r] {
+			s = 1
 		}
 	}
-	if m > 2.5822498780869086e+120 {
-		return math.Inf(1)
+	return s
+}
+
+// lvRec0 adds to tv the value of the subtree at node q of level L of trees 0
+// to 1, reached with probability p: depth first, left before right, skipping
+// children reached with probability 0.
+func lvRec0(x *[NumFeatures]float64, L, q int, p float64, tv *[3]float64) {
+	if L == 4 {
+		for k, v := range &lvV0[q] {
+			tv[k] += float64(p * v)
+		}
+		return
 	}
-	return m
+	r := (1<<L-1)*2 + q
+	s := lvStep0(dotExact(&lvW0[r], x), r)
+	if l := p * s; l != 0 {
+		lvRec0(x, L+1, 2*q, l, tv)
+	}
+	if r := p * (1 - s); r != 0 {
+		lvRec0(x, L+1, 2*q+1, r, tv)
+	}
+}
+
+// lvSlow0 adds the values of trees 0 to 1 to the accumulators a, depth first:
+// for rows whose frontier outgrows the arrays of lvTrees0.
+func lvSlow0(x *[NumFeatures]float64, a *[NumOutputs]float64) {
+	var tv [3]float64
+	for t := 0; t < 2; t++ {
+		lvRec0(x, 0, t, 1, &tv)
+		for k, v := range tv {
+			a[k] += v
+			tv[k] = 0
+		}
+	}
+}
+
+// lvMargins0 sets ms[i] to the margin of the node of row rows[i] of lvW0, for
+// i < n, eight or four at a time (and the margins of a few of the following
+// rows).
+func lvMargins0(x *[NumFeatures]float64, rows *[16]int32, n int, ms *[16]float64) {
+	j := 0
+	for ; j+4 < n; j += 8 {
+		ms[(j+0)&15], ms[(j+1)&15], ms[(j+2)&15], ms[(j+3)&15], ms[(j+4)&15], ms[(j+5)&15], ms[(j+6)&15], ms[(j+7)&15] = lvDot8(&lvW0[rows[(j+0)&15]], &lvW0[rows[(j+1)&15]], &lvW0[rows[(j+2)&15]], &lvW0[rows[(j+3)&15]], &lvW0[rows[(j+4)&15]], &lvW0[rows[(j+5)&15]], &lvW0[rows[(j+6)&15]], &lvW0[rows[(j+7)&15]], x)
+	}
+	if j < n {
+		ms[(j+0)&15], ms[(j+1)&15], ms[(j+2)&15], ms[(j+3)&15] = lvDot4(&lvW0[rows[(j+0)&15]], &lvW0[rows[(j+1)&15]], &lvW0[rows[(j+2)&15]], &lvW0[rows[(j+3)&15]], x)
+	}
+}
+
+// lvTrees0 adds the values of trees 0 to 1 (perfect soft trees of depth 4) to
+// the accumulators a, in tree order: for each output, the sum, over the
+// leaves the row reaches, of the probability of the path to the leaf times
+// its value. It evaluates the trees level by level, all together (see the
+// package documentation).
+func lvTrees0(x *[NumFeatures]float64, a *[NumOutputs]float64) {
+	var ra, rb [16]int32   // the frontier: the rows of its nodes
+	var pa, pb [16]float64 // and their path probabilities
+	cr, cp, nr, np := &ra, &pa, &rb, &pb
+	var ms [16]float64 // the margins of the frontier's nodes
+	for t := 0; t < 2; t++ {
+		cr[t], cp[t] = int32(t), 1
+	}
+	n := 2
+	for L := 0; L < 3; L++ {
+		lvMargins0(x, cr, n, &ms)
+		k := 0
+		for i, r := range cr[:n] {
+			p, m := cp[i], ms[i]
+			u := m // m/1 == m
+			b := math.Float64bits(float64(u*float64(1.5-float64(2*u*u))) + 0.5)
+			le := 1 - math.Float64bits(-0.5-m)>>63 // m <= -γ/2
+			ge := 1 - math.Float64bits(m-0.5)>>63  // m >= γ/2
+			b = b&(le-1)&^(-ge) | math.Float64bits(1)&(-ge)
+			s := math.Float64frombits(b)
+			if m != m {
+				s = 0
+				if lvL0[int(r)] {
+					s = 1
+				}
+			}
+			l, rp := p*s, p*(1-s)
+			c := 2*r + 2
+			nr[k&15], np[k&15] = c, l
+			lbits := math.Float64bits(l)
+			k += int((lbits | -lbits) >> 63)
+			nr[k&15], np[k&15] = c+1, rp
+			rbits := math.Float64bits(rp)
+			k += int((rbits | -rbits) >> 63)
+		}
+		cr, cp, nr, np = nr, np, cr, cp
+		n = k
+	}
+	var tv0, tv1, tv2 float64
+	lvMargins0(x, cr, n, &ms)
+	t := 0
+	for i, r := range cr[:n] {
+		p, m := cp[i], ms[i]
+		u := m // m/1 == m
+		b := math.Float64bits(float64(u*float64(1.5-float64(2*u*u))) + 0.5)
+		le := 1 - math.Float64bits(-0.5-m)>>63 // m <= -γ/2
+		ge := 1 - math.Float64bits(m-0.5)>>63  // m >= γ/2
+		b = b&(le-1)&^(-ge) | math.Float64bits(1)&(-ge)
+		s := math.Float64frombits(b)
+		if m != m {
+			s = 0
+			if lvL0[int(r)] {
+				s = 1
+			}
+		}
+		l, rp := p*s, p*(1-s)
+		q := int(r) - 14 // t*2^3 + i: its leaves are 2q and 2q+1
+		for tree := q >> 3; t < tree; t++ {
+			a[0] += tv0
+			a[1] += tv1
+			a[2] += tv2
+			tv0, tv1, tv2 = 0, 0, 0
+		}
+		tv0 += float64(l * lvV0[2*q][0])
+		tv1 += float64(l * lvV0[2*q][1])
+		tv2 += float64(l * lvV0[2*q][2])
+		tv0 += float64(rp * lvV0[2*q+1][0])
+		tv1 += float64(rp * lvV0[2*q+1][1])
+		tv2 += float64(rp * lvV0[2*q+1][2])
+	}
+	for ; t < 2; t++ {
+		a[0] += tv0
+		a[1] += tv1
+		a[2] += tv2
+		tv0, tv1, tv2 = 0, 0, 0
+	}
 }
 
 // dotExact returns the margin w[0] + w[1]*x[0] + w[2]*x[1] + ... of a dense
@@ -381,2681 +252,703 @@ func dotFast(w *[NumFeatures + 1]float64, x *[NumFeatures]float64) float64 {
 	return (f0 + f1) + (f2 + f3)
 }
 
-// dense1 holds the bias and weights of the dense soft nodes of tree 1, one
-// node per row.
-var dense1 = [15][NumFeatures + 1]float64{
-	{-0.208, -0.16, -0.034, 0.391, -0.053, 0.071, 0.344, -0.021, -0.567},
-	{0.224, 0.255, 0.099, 0.107, -0.338, -0.432, -0.55, 0.444, -0.234},
-	{-0.721, 0.148, 0.576, 0.495, -0.166, 0.021, 0.632, -0.404, 0.44},
-	{0.373, -0.266, -0.308, 0.18, 0.379, -0.107, 0.518, 1.226, -0.112},
-	{-0.104, -0.903, 0.282, 0.207, 0.061, -0.216, 0.208, -0.226, -0.182},
-	{0.83, 0.211, 0.249, 0.066, -0.066, -0.272, 0.384, 0.349, 0.012},
-	{0.472, -0.082, -0.023, -0.481, -0.496, 0.748, 0.445, -0.457, 0.593},
-	{-0.389, 0.439, -0.029, -0.276, 0.543, -0.358, -0.14, 0.134, -0.373},
-	{0.118, -0.033, -0.034, -0.276, 0.053, -0.382, -0.004, 0.06, -0.018},
-	{-0.113, 0.435, 0.677, -0.549, -0.025, -0.466, 0.205, 0.591, -0.386},
-	{-0.032, -0.479, 0.378, 0.809, -0.092, 0.237, 0.173, -0.054, -0.153},
-	{0.238, 0.143, -0.122, -0.371, -0.139, -0.495, 0.271, -0.348, -0.322},
-	{-0.367, -0.054, -0.069, 0.284, -0.228, -0.617, 0.506, 0.958, 0.025},
-	{-0.451, -0.282, -0.151, -0.199, -0.222, 0.613, 0.641, 0.515, -0.164},
-	{0.893, 0.592, 1.131, -0.446, -0.207, -0.527, -0.071, 0.165, 0.031},
+// lvDot4 returns the margins of 4 dense soft nodes from their rows of bias
+// and weights: each is w[0] + w[1]*x[0] + w[2]*x[1] + ..., added left to
+// right as dotExact adds it; the sums are interleaved, 4 independent chains
+// of additions.
+func lvDot4(w0, w1, w2, w3 *[NumFeatures + 1]float64, x *[NumFeatures]float64) (m0, m1, m2, m3 float64) {
+	m0 = w0[0]
+	m1 = w1[0]
+	m2 = w2[0]
+	m3 = w3[0]
+	x0 := x[0]
+	m0 += float64(w0[1] * x0)
+	m1 += float64(w1[1] * x0)
+	m2 += float64(w2[1] * x0)
+	m3 += float64(w3[1] * x0)
+	x1 := x[1]
+	m0 += float64(w0[2] * x1)
+	m1 += float64(w1[2] * x1)
+	m2 += float64(w2[2] * x1)
+	m3 += float64(w3[2] * x1)
+	x2 := x[2]
+	m0 += float64(w0[3] * x2)
+	m1 += float64(w1[3] * x2)
+	m2 += float64(w2[3] * x2)
+	m3 += float64(w3[3] * x2)
+	x3 := x[3]
+	m0 += float64(w0[4] * x3)
+	m1 += float64(w1[4] * x3)
+	m2 += float64(w2[4] * x3)
+	m3 += float64(w3[4] * x3)
+	x4 := x[4]
+	m0 += float64(w0[5] * x4)
+	m1 += float64(w1[5] * x4)
+	m2 += float64(w2[5] * x4)
+	m3 += float64(w3[5] * x4)
+	x5 := x[5]
+	m0 += float64(w0[6] * x5)
+	m1 += float64(w1[6] * x5)
+	m2 += float64(w2[6] * x5)
+	m3 += float64(w3[6] * x5)
+	x6 := x[6]
+	m0 += float64(w0[7] * x6)
+	m1 += float64(w1[7] * x6)
+	m2 += float64(w2[7] * x6)
+	m3 += float64(w3[7] * x6)
+	x7 := x[7]
+	m0 += float64(w0[8] * x7)
+	m1 += float64(w1[8] * x7)
+	m2 += float64(w2[8] * x7)
+	m3 += float64(w3[8] * x7)
+	return
 }
 
-// tree1 adds the values of tree 1 (soft, depth 4, 16 leaves) to the
-// accumulators a: for each output, the sum, over the leaves the row reaches,
-// of the probability of the path to the leaf times its value.
-func tree1(x *[NumFeatures]float64, a *[NumOutputs]float64) {
-	var v0, v1, v2 float64
-	xm := maxAbs(x)
-	var s0 float64
-	if mf, e := dotFast(&dense1[0], x), float64(5.830014266765456e-15*xm)+0.5000004768371593; mf > e {
-		s0 = 1
-	} else if !(mf < -e) {
-		m0 := dotExact(&dense1[0], x)
-		if m0 >= 0.5 {
-			s0 = 1
-		} else if m0 > -0.5 {
-			u := m0
-			s0 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-		}
-	}
-	if p1 := s0; p1 != 0 {
-		var s1 float64
-		if mf, e := dotFast(&dense1[1], x), float64(8.736139599010516e-15*xm)+0.5000004768371593; mf > e {
-			s1 = 1
-		} else if !(mf < -e) {
-			m1 := dotExact(&dense1[1], x)
-			if m1 >= 0.5 {
-				s1 = 1
-			} else if m1 > -0.5 {
-				u := m1
-				s1 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-			}
-		}
-		if p2 := p1 * s1; p2 != 0 {
-			var s2 float64
-			if mf, e := dotFast(&dense1[2], x), float64(1.0238940351503989e-14*xm)+0.5000004768371611; mf > e {
-				s2 = 1
-			} else if !(mf < -e) {
-				m2 := dotExact(&dense1[2], x)
-				if m2 >= 0.5 {
-					s2 = 1
-				} else if m2 > -0.5 {
-					u := m2
-					s2 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-				}
-			}
-			if p3 := p2 * s2; p3 != 0 {
-				var s3 float64
-				if mf, e := dotFast(&dense1[3], x), float64(1.0999222528888394e-14*xm)+0.5000004768371599; mf > e {
-					s3 = 1
-				} else if !(mf < -e) {
-					m3 := dotExact(&dense1[3], x)
-					if m3 >= 0.5 {
-						s3 = 1
-					} else if m3 > -0.5 {
-						u := m3
-						s3 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-					}
-				}
-				if p4 := p3 * s3; p4 != 0 {
-					v0 += float64(p4 * 0.734)
-					v1 += float64(p4 * -0.217)
-					v2 += float64(p4 * 1.41)
-				}
-				if p5 := p3 * (1 - s3); p5 != 0 {
-					v0 += float64(p5 * -1.251)
-					v1 += float64(p5 * -1.65)
-					v2 += float64(p5 * -0.514)
-				}
-			}
-			if p6 := p2 * (1 - s2); p6 != 0 {
-				var s6 float64
-				if mf, e := dotFast(&dense1[4], x), float64(8.117966239828806e-15*xm)+0.5000004768371589; mf > e {
-					s6 = 1
-				} else if !(mf < -e) {
-					m6 := dotExact(&dense1[4], x)
-					if m6 >= 0.5 {
-						s6 = 1
-					} else if m6 > -0.5 {
-						u := m6
-						s6 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-					} else if m6 != m6 {
-						s6 = 1
-					}
-				}
-				if p7 := p6 * s6; p7 != 0 {
-					v0 += float64(p7 * 0.232)
-					v1 += float64(p7 * 0.756)
-					v2 += float64(p7 * -0.267)
-				}
-				if p8 := p6 * (1 - s6); p8 != 0 {
-					v0 += float64(p8 * -0.221)
-					v1 += float64(p8 * -0.295)
-					v2 += float64(p8 * 0.543)
-				}
-			}
-		}
-		if p9 := p1 * (1 - s1); p9 != 0 {
-			var s9 float64
-			if mf, e := dotFast(&dense1[5], x), float64(5.7163272122033035e-15*xm)+0.5000004768371615; mf > e {
-				s9 = 1
-			} else if !(mf < -e) {
-				m9 := dotExact(&dense1[5], x)
-				if m9 >= 0.5 {
-					s9 = 1
-				} else if m9 > -0.5 {
-					u := m9
-					s9 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-				} else if m9 != m9 {
-					s9 = 1
-				}
-			}
-			if p10 := p9 * s9; p10 != 0 {
-				var s10 float64
-				if mf, e := dotFast(&dense1[6], x), float64(1.1812795513098807e-14*xm)+0.5000004768371602; mf > e {
-					s10 = 1
-				} else if !(mf < -e) {
-					m10 := dotExact(&dense1[6], x)
-					if m10 >= 0.5 {
-						s10 = 1
-					} else if m10 > -0.5 {
-						u := m10
-						s10 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-					}
-				}
-				if p11 := p10 * s10; p11 != 0 {
-					v0 += float64(p11 * -1.53)
-					v1 += float64(p11 * -1.937)
-					v2 += float64(p11 * 0.184)
-				}
-				if p12 := p10 * (1 - s10); p12 != 0 {
-					v0 += float64(p12 * -0.276)
-					v1 += float64(p12 * -1.88)
-					v2 += float64(p12 * -1.243)
-				}
-			}
-			if p13 := p9 * (1 - s9); p13 != 0 {
-				var s13 float64
-				if mf, e := dotFast(&dense1[7], x), float64(8.142835283014275e-15*xm)+0.5000004768371599; mf > e {
-					s13 = 1
-				} else if !(mf < -e) {
-					m13 := dotExact(&dense1[7], x)
-					if m13 >= 0.5 {
-						s13 = 1
-					} else if m13 > -0.5 {
-						u := m13
-						s13 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-					}
-				}
-				if p14 := p13 * s13; p14 != 0 {
-					v0 += float64(p14 * 0.202)
-					v1 += float64(p14 * 0.721)
-					v2 += float64(p14 * 0.778)
-				}
-				if p15 := p13 * (1 - s13); p15 != 0 {
-					v0 += float64(p15 * -0.333)
-					v1 += float64(p15 * -0.2)
-					v2 += float64(p15 * 0.132)
-				}
-			}
-		}
-	}
-	if p16 := 1 - s0; p16 != 0 {
-		var s16 float64
-		if mf, e := dotFast(&dense1[8], x), float64(3.0553395913578873e-15*xm)+0.500000476837159; mf > e {
-			s16 = 1
-		} else if !(mf < -e) {
-			m16 := dotExact(&dense1[8], x)
-			if m16 >= 0.5 {
-				s16 = 1
-			} else if m16 > -0.5 {
-				u := m16
-				s16 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-			}
-		}
-		if p17 := p16 * s16; p17 != 0 {
-			var s17 float64
-			if mf, e := dotFast(&dense1[9], x), float64(1.1844769997194414e-14*xm)+0.500000476837159; mf > e {
-				s17 = 1
-			} else if !(mf < -e) {
-				m17 := dotExact(&dense1[9], x)
-				if m17 >= 0.5 {
-					s17 = 1
-				} else if m17 > -0.5 {
-					u := m17
-					s17 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-				}
-			}
-			if p18 := p17 * s17; p18 != 0 {
-				var s18 float64
-				if mf, e := dotFast(&dense1[10], x), float64(8.437711080784863e-15*xm)+0.5000004768371586; mf > e {
-					s18 = 1
-				} else if !(mf < -e) {
-					m18 := dotExact(&dense1[10], x)
-					if m18 >= 0.5 {
-						s18 = 1
-					} else if m18 > -0.5 {
-						u := m18
-						s18 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-					}
-				}
-				if p19 := p18 * s18; p19 != 0 {
-					v0 += float64(p19 * 0.391)
-					v1 += float64(p19 * -0.847)
-					v2 += float64(p19 * -0.149)
-				}
-				if p20 := p18 * (1 - s18); p20 != 0 {
-					v0 += float64(p20 * 0.534)
-					v1 += float64(p20 * -1.121)
-					v2 += float64(p20 * -0.65)
-				}
-			}
-			if p21 := p17 * (1 - s17); p21 != 0 {
-				var s21 float64
-				if mf, e := dotFast(&dense1[11], x), float64(7.855064926153824e-15*xm)+0.5000004768371594; mf > e {
-					s21 = 1
-				} else if !(mf < -e) {
-					m21 := dotExact(&dense1[11], x)
-					if m21 >= 0.5 {
-						s21 = 1
-					} else if m21 > -0.5 {
-						u := m21
-						s21 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-					} else if m21 != m21 {
-						s21 = 1
-					}
-				}
-				if p22 := p21 * s21; p22 != 0 {
-					v0 += float64(p22 * -0.687)
-					v1 += float64(p22 * -1.303)
-					v2 += float64(p22 * -0.037)
-				}
-				if p23 := p21 * (1 - s21); p23 != 0 {
-					v0 += float64(p23 * 0.295)
-					v1 += float64(p23 * 0.642)
-					v2 += float64(p23 * 0.845)
-				}
-			}
-		}
-		if p24 := p16 * (1 - s16); p24 != 0 {
-			var s24 float64
-			if mf, e := dotFast(&dense1[12], x), float64(9.738006767339499e-15*xm)+0.5000004768371599; mf > e {
-				s24 = 1
-			} else if !(mf < -e) {
-				m24 := dotExact(&dense1[12], x)
-				if m24 >= 0.5 {
-					s24 = 1
-				} else if m24 > -0.5 {
-					u := m24
-					s24 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-				} else if m24 != m24 {
-					s24 = 1
-				}
-			}
-			if p25 := p24 * s24; p25 != 0 {
-				var s25 float64
-				if mf, e := dotFast(&dense1[13], x), float64(9.901431908272595e-15*xm)+0.5000004768371601; mf > e {
-					s25 = 1
-				} else if !(mf < -e) {
-					m25 := dotExact(&dense1[13], x)
-					if m25 >= 0.5 {
-						s25 = 1
-					} else if m25 > -0.5 {
-						u := m25
-						s25 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-					} else if m25 != m25 {
-						s25 = 1
-					}
-				}
-				if p26 := p25 * s25; p26 != 0 {
-					v0 += float64(p26 * 0.5)
-					v1 += float64(p26 * -1.01)
-					v2 += float64(p26 * -0.682)
-				}
-				if p27 := p25 * (1 - s25); p27 != 0 {
-					v0 += float64(p27 * -0.028)
-					v1 += float64(p27 * 1.523)
-					v2 += float64(p27 * -0.582)
-				}
-			}
-			if p28 := p24 * (1 - s24); p28 != 0 {
-				var s28 float64
-				if mf, e := dotFast(&dense1[14], x), float64(1.1262123842563375e-14*xm)+0.5000004768371618; mf > e {
-					s28 = 1
-				} else if !(mf < -e) {
-					m28 := dotExact(&dense1[14], x)
-					if m28 >= 0.5 {
-						s28 = 1
-					} else if m28 > -0.5 {
-						u := m28
-						s28 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-					}
-				}
-				if p29 := p28 * s28; p29 != 0 {
-					v0 += float64(p29 * 0.131)
-					v1 += float64(p29 * 0.621)
-					v2 += float64(p29 * -1.443)
-				}
-				if p30 := p28 * (1 - s28); p30 != 0 {
-					v0 += float64(p30 * -0.889)
-					v1 += float64(p30 * -0.275)
-					v2 += float64(p30 * 0.071)
-				}
-			}
-		}
-	}
-	a[0] += v0
-	a[1] += v1
-	a[2] += v2
+// lvDot8 returns the margins of 8 dense soft nodes from their rows of bias
+// and weights: each is w[0] + w[1]*x[0] + w[2]*x[1] + ..., added left to
+// right as dotExact adds it; the sums are interleaved, 8 independent chains
+// of additions.
+func lvDot8(w0, w1, w2, w3, w4, w5, w6, w7 *[NumFeatures + 1]float64, x *[NumFeatures]float64) (m0, m1, m2, m3, m4, m5, m6, m7 float64) {
+	m0 = w0[0]
+	m1 = w1[0]
+	m2 = w2[0]
+	m3 = w3[0]
+	m4 = w4[0]
+	m5 = w5[0]
+	m6 = w6[0]
+	m7 = w7[0]
+	x0 := x[0]
+	m0 += float64(w0[1] * x0)
+	m1 += float64(w1[1] * x0)
+	m2 += float64(w2[1] * x0)
+	m3 += float64(w3[1] * x0)
+	m4 += float64(w4[1] * x0)
+	m5 += float64(w5[1] * x0)
+	m6 += float64(w6[1] * x0)
+	m7 += float64(w7[1] * x0)
+	x1 := x[1]
+	m0 += float64(w0[2] * x1)
+	m1 += float64(w1[2] * x1)
+	m2 += float64(w2[2] * x1)
+	m3 += float64(w3[2] * x1)
+	m4 += float64(w4[2] * x1)
+	m5 += float64(w5[2] * x1)
+	m6 += float64(w6[2] * x1)
+	m7 += float64(w7[2] * x1)
+	x2 := x[2]
+	m0 += float64(w0[3] * x2)
+	m1 += float64(w1[3] * x2)
+	m2 += float64(w2[3] * x2)
+	m3 += float64(w3[3] * x2)
+	m4 += float64(w4[3] * x2)
+	m5 += float64(w5[3] * x2)
+	m6 += float64(w6[3] * x2)
+	m7 += float64(w7[3] * x2)
+	x3 := x[3]
+	m0 += float64(w0[4] * x3)
+	m1 += float64(w1[4] * x3)
+	m2 += float64(w2[4] * x3)
+	m3 += float64(w3[4] * x3)
+	m4 += float64(w4[4] * x3)
+	m5 += float64(w5[4] * x3)
+	m6 += float64(w6[4] * x3)
+	m7 += float64(w7[4] * x3)
+	x4 := x[4]
+	m0 += float64(w0[5] * x4)
+	m1 += float64(w1[5] * x4)
+	m2 += float64(w2[5] * x4)
+	m3 += float64(w3[5] * x4)
+	m4 += float64(w4[5] * x4)
+	m5 += float64(w5[5] * x4)
+	m6 += float64(w6[5] * x4)
+	m7 += float64(w7[5] * x4)
+	x5 := x[5]
+	m0 += float64(w0[6] * x5)
+	m1 += float64(w1[6] * x5)
+	m2 += float64(w2[6] * x5)
+	m3 += float64(w3[6] * x5)
+	m4 += float64(w4[6] * x5)
+	m5 += float64(w5[6] * x5)
+	m6 += float64(w6[6] * x5)
+	m7 += float64(w7[6] * x5)
+	x6 := x[6]
+	m0 += float64(w0[7] * x6)
+	m1 += float64(w1[7] * x6)
+	m2 += float64(w2[7] * x6)
+	m3 += float64(w3[7] * x6)
+	m4 += float64(w4[7] * x6)
+	m5 += float64(w5[7] * x6)
+	m6 += float64(w6[7] * x6)
+	m7 += float64(w7[7] * x6)
+	x7 := x[7]
+	m0 += float64(w0[8] * x7)
+	m1 += float64(w1[8] * x7)
+	m2 += float64(w2[8] * x7)
+	m3 += float64(w3[8] * x7)
+	m4 += float64(w4[8] * x7)
+	m5 += float64(w5[8] * x7)
+	m6 += float64(w6[8] * x7)
+	m7 += float64(w7[8] * x7)
+	return
 }
 
-// dense2 holds the bias and weights of the dense soft nodes of tree 2, one
-// node per row.
-var dense2 = [63][NumFeatures + 1]float64{
+// lvW2 holds the bias and weights of the soft nodes of tree 2, level by
+// level: node i (from the left) of level L of the t-th tree is row (2^L-1)*1
+// + t*2^L + i.
+var lvW2 = [63][NumFeatures + 1]float64{
 	{0.233, 0.282, -0.322, -0.269, 0.35, -0.456, -0.268, -0.394, -0.485},
 	{-0.133, -0.697, 0.838, -0.467, -0.524, 0.284, -0.332, 0.253, -0.078},
+	{0.449, 0.731, 0.296, 0.145, -0.051, -0.554, -0.235, -0.111, 0.334},
 	{-0.067, 0.167, -0.117, 0.062, -0.033, 0.706, 0.048, -0.264, -0.339},
+	{0.229, -0.4, -0.269, -0.42, -0.369, -0.513, -0.234, 0.597, 0.16},
+	{-0.287, -0.787, -0.251, 0.1, -0.145, -0.063, 0.259, -0.272, 0.352},
+	{-0.427, -0.554, -0.011, 0.363, 0.096, 0.708, 1.146, 0.825, -0.824},
 	{-0.128, 0.11, 0.317, -0.52, -0.051, -0.033, -0.344, -0.274, 0.306},
+	{-0.023, 0.132, -0.135, 0.087, 0.836, -0.36, 0.601, 0.559, 0.136},
+	{0.344, -0.497, 0.352, -0.25, 0.322, 0.884, -0.073, -0.561, 0.199},
+	{-0.581, -0.247, 0.162, -0.325, -0.142, -0.278, 0.307, 0.217, -0.683},
+	{-0.917, 0.077, 0.239, -0.237, -0.201, 0.586, 0.11, 0.188, 0.016},
+	{-0.38, 0.246, 0.318, 0.06, 0.239, 0.467, 0.25, -0.791, 0.302},
+	{0.052, -0.348, 0.207, 0.268, 0.284, -0.214, -1.093, 0.607, 0.428},
+	{0.185, 0.659, -0.878, 0.694, 0.194, 0.069, -0.724, 0.342, 0.397},
 	{-0.103, 0.159, -0.286, -0.393, 0.611, -0.357, -0.792, -0.102, 0.071},
+	{-0.198, -0.177, 0.571, -0.233, -0.355, -0.124, 0.505, -0.221, 1.486},
+	{-0.202, -0.11, -0.075, -0.18, 0.44, 0.338, -0.284, 0.439, -0.67},
+	{0.634, -0.426, 0.327, 0.606, 0.23, -0.205, 0.53, -0.976, 0.13},
+	{0.42, 0.581, -0.532, -0.175, -0.254, -0.058, 0.007, -0.378, 0.159},
+	{-0.09, -0.004, -0.156, -0.16, -0.372, -0.291, 0.09, 0.049, 0.357},
+	{0.068, -1.039, 0.45, 0.263, -0.692, 0.176, 0.083, -0.143, -0.231},
+	{-0.252, -0.196, 0.121, 0.295, 0.766, 0.137, -1.006, -0.194, -0.725},
+	{0.009, -0.339, 0.158, -0.433, -0.251, -0.549, 0.433, 0.808, 0.082},
+	{-0.336, -0.173, -0.276, -0.579, -0.155, -0.186, -0.406, 0.03, -0.438},
+	{-0.2, -0.152, 0.22, -0.243, 0.533, 0.038, 0.378, -0.427, 0.004},
+	{0.221, -0.084, -0.008, 0.001, -0.055, 0.116, 0.219, -0.255, 0.485},
+	{-0.102, 0.565, -0.711, -0.263, 0.404, -0.463, 0.266, -0.447, -0.436},
+	{0.379, 0.468, -0.088, 0.214, -0.574, -0.408, -0.191, -0.778, 0.29},
+	{-0.348, 0.266, 0.021, -0.185, -0.019, -0.444, 0.519, 0.239, -0.174},
+	{-0.342, -0.211, -0.025, -0.584, -0.412, -0.125, -0.5, -0.4, 0.393},
 	{0.331, 0.466, -0.006, 0.714, -0.202, -0.116, 0.162, 0.225, 0.67},
 	{-0.2, -0.301, 0.251, -0.061, 0.375, 0.111, -0.115, 0.2, -0.285},
-	{-0.198, -0.177, 0.571, -0.233, -0.355, -0.124, 0.505, -0.221, 1.486},
 	{-0.013, 0.11, 0.446, -0.061, -0.178, -0.12, 0.429, -0.494, 0.617},
 	{-1.174, 0.095, 0.411, -0.767, 0.354, -0.023, -0.199, -0.167, -0.36},
-	{-0.023, 0.132, -0.135, 0.087, 0.836, -0.36, 0.601, 0.559, 0.136},
-	{-0.202, -0.11, -0.075, -0.18, 0.44, 0.338, -0.284, 0.439, -0.67},
 	{0.339, -0.368, 0.397, -0.266, -0.435, 0.691, -0.278, -0.029, -0.288},
 	{0.72, -0.15, -0.427, 0.481, -0.238, 0.076, -0.67, 0.223, 0.091},
-	{0.634, -0.426, 0.327, 0.606, 0.23, -0.205, 0.53, -0.976, 0.13},
 	{0.383, 0.413, 0.625, -0.37, 0.567, -0.065, 0.517, -0.823, 0.059},
 	{0.117, -0.315, -0.437, -0.23, 0.822, 0.579, -0.496, -0.385, -0.212},
-	{0.229, -0.4, -0.269, -0.42, -0.369, -0.513, -0.234, 0.597, 0.16},
-	{0.344, -0.497, 0.352, -0.25, 0.322, 0.884, -0.073, -0.561, 0.199},
-	{0.42, 0.581, -0.532, -0.175, -0.254, -0.058, 0.007, -0.378, 0.159},
 	{0.322, 0.296, 0.16, 0.422, -0.356, 0.076, -0.409, -0.565, 0.673},
 	{-0.207, 0.195, -0.055, 0.504, -0.086, -0.057, -0.223, 0.314, -0.461},
-	{-0.09, -0.004, -0.156, -0.16, -0.372, -0.291, 0.09, 0.049, 0.357},
 	{-0.409, -0.813, 0.318, 0.055, -0.427, 0.096, 0.159, 0.573, -0.257},
 	{-0.316, -0.283, -0.091, -0.054, -0.358, -0.07, -0.345, 0.278, 0.754},
-	{-0.581, -0.247, 0.162, -0.325, -0.142, -0.278, 0.307, 0.217, -0.683},
-	{0.068, -1.039, 0.45, 0.263, -0.692, 0.176, 0.083, -0.143, -0.231},
 	{0.348, -0.531, -0.043, -0.077, 0.055, 0.644, 0.114, 0.222, -0.099},
 	{-0.236, 0.033, 0.027, -0.138, -0.475, 0.004, 0.53, 0.198, 0.636},
-	{-0.252, -0.196, 0.121, 0.295, 0.766, 0.137, -1.006, -0.194, -0.725},
 	{0.282, -0.05, -0.175, 0.406, 0.035, 0.375, 0.616, -0.362, -0.14},
 	{-0.56, -0.782, 0.071, 0.181, 0.265, -0.525, 0.306, -0.617, -0.392},
-	{0.449, 0.731, 0.296, 0.145, -0.051, -0.554, -0.235, -0.111, 0.334},
-	{-0.287, -0.787, -0.251, 0.1, -0.145, -0.063, 0.259, -0.272, 0.352},
-	{-0.917, 0.077, 0.239, -0.237, -0.201, 0.586, 0.11, 0.188, 0.016},
-	{0.009, -0.339, 0.158, -0.433, -0.251, -0.549, 0.433, 0.808, 0.082},
 	{-0.046, -0.204, 0.433, 0.591, -1.181, -0.172, -0.617, -0.487, -0.385},
 	{-0.394, -0.822, -0.303, 0.469, -0.701, 0.356, -0.18, -0.49, -0.059},
-	{-0.336, -0.173, -0.276, -0.579, -0.155, -0.186, -0.406, 0.03, -0.438},
 	{0.12, -0.039, -0.286, 0.702, -0.338, -1.075, -0.096, 0.311, 0.479},
 	{-0.02, -0.124, 0.279, -0.394, -0.142, 0.348, 0.26, -0.439, -0.066},
-	{-0.38, 0.246, 0.318, 0.06, 0.239, 0.467, 0.25, -0.791, 0.302},
-	{-0.2, -0.152, 0.22, -0.243, 0.533, 0.038, 0.378, -0.427, 0.004},
 	{-0.381, -0.448, 0.307, 0.51, -0.133, 0.595, 0.069, -0.291, 0.078},
 	{-0.11, -0.438, 0.309, -0.201, 0.434, -0.287, 0.215, -0.468, 0.538},
-	{0.221, -0.084, -0.008, 0.001, -0.055, 0.116, 0.219, -0.255, 0.485},
 	{0.407, 0.206, 0.04, -0.503, 0.374, -0.102, 0.256, -0.047, 0.368},
 	{-0.767, -0.326, 0.4, 0.218, 0.073, 0.652, 0.013, 0.554, -0.122},
-	{-0.427, -0.554, -0.011, 0.363, 0.096, 0.708, 1.146, 0.825, -0.824},
-	{0.052, -0.348, 0.207, 0.268, 0.284, -0.214, -1.093, 0.607, 0.428},
-	{-0.102, 0.565, -0.711, -0.263, 0.404, -0.463, 0.266, -0.447, -0.436},
 	{0.056, 0.108, -0.04, 0.778, -0.049, -0.525, -0.272, -0.11, -0.571},
 	{0.043, -0.337, -0.094, 0.362, 0.411, -0.407, 0.733, 0.107, 0.76},
-	{0.379, 0.468, -0.088, 0.214, -0.574, -0.408, -0.191, -0.778, 0.29},
 	{-0.028, -0.33, -0.011, 0.267, 0.377, -0.418, -0.437, -0.009, -0.467},
 	{-0.617, -0.001, -0.192, -0.036, 0.526, 0.322, -0.116, 0.282, 0.057},
-	{0.185, 0.659, -0.878, 0.694, 0.194, 0.069, -0.724, 0.342, 0.397},
-	{-0.348, 0.266, 0.021, -0.185, -0.019, -0.444, 0.519, 0.239, -0.174},
 	{-0.481, -0.193, 0.328, 1.224, -0.042, -0.732, 0.357, -0.852, 0.188},
 	{-0.249, 0.184, 0.521, -0.568, -0.301, -0.198, -0.117, -0.256, 0.036},
-	{-0.342, -0.211, -0.025, -0.584, -0.412, -0.125, -0.5, -0.4, 0.393},
 	{0.313, 0.012, 0.094, -0.211, -0.311, 0.853, 0.523, 0.643, -0.046},
 	{0.713, 0.205, 0.37, -0.066, 0.929, 0.333, 0.45, 0.558, -0.683},
 }
 
-// tree2 adds the values of tree 2 (soft, depth 6, 64 leaves) to the
-// accumulators a: for each output, the sum, over the leaves the row reaches,
-// of the probability of the path to the leaf times its value.
-func tree2(x *[NumFeatures]float64, a *[NumOutputs]float64) {
-	var v0, v1, v2 float64
-	xm := maxAbs(x)
-	var s0 float64
-	if mf, e := dotFast(&dense2[0], x), float64(1.0039988006020218e-14*xm)+0.5000004768371593; mf > e {
-		s0 = 1
-	} else if !(mf < -e) {
-		m0 := dotExact(&dense2[0], x)
-		if m0 >= 0.5 {
-			s0 = 1
-		} else if m0 > -0.5 {
-			u := m0
-			s0 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-		} else if m0 != m0 {
-			s0 = 1
-		}
-	}
-	if p1 := s0; p1 != 0 {
-		var s1 float64
-		if mf, e := dotFast(&dense2[1], x), float64(1.2338598140448768e-14*xm)+0.500000476837159; mf > e {
-			s1 = 1
-		} else if !(mf < -e) {
-			m1 := dotExact(&dense2[1], x)
-			if m1 >= 0.5 {
-				s1 = 1
-			} else if m1 > -0.5 {
-				u := m1
-				s1 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-			}
-		}
-		if p2 := p1 * s1; p2 != 0 {
-			var s2 float64
-			if mf, e := dotFast(&dense2[2], x), float64(6.167522709996852e-15*xm)+0.5000004768371588; mf > e {
-				s2 = 1
-			} else if !(mf < -e) {
-				m2 := dotExact(&dense2[2], x)
-				if m2 >= 0.5 {
-					s2 = 1
-				} else if m2 > -0.5 {
-					u := m2
-					s2 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-				} else if m2 != m2 {
-					s2 = 1
-				}
-			}
-			if p3 := p2 * s2; p3 != 0 {
-				var s3 float64
-				if mf, e := dotFast(&dense2[3], x), float64(6.945568489656592e-15*xm)+0.500000476837159; mf > e {
-					s3 = 1
-				} else if !(mf < -e) {
-					m3 := dotExact(&dense2[3], x)
-					if m3 >= 0.5 {
-						s3 = 1
-					} else if m3 > -0.5 {
-						u := m3
-						s3 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-					}
-				}
-				if p4 := p3 * s3; p4 != 0 {
-					var s4 float64
-					if mf, e := dotFast(&dense2[4], x), float64(9.844588380991519e-15*xm)+0.5000004768371589; mf > e {
-						s4 = 1
-					} else if !(mf < -e) {
-						m4 := dotExact(&dense2[4], x)
-						if m4 >= 0.5 {
-							s4 = 1
-						} else if m4 > -0.5 {
-							u := m4
-							s4 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-						}
-					}
-					if p5 := p4 * s4; p5 != 0 {
-						var s5 float64
-						if mf, e := dotFast(&dense2[5], x), float64(9.098517085427383e-15*xm)+0.5000004768371598; mf > e {
-							s5 = 1
-						} else if !(mf < -e) {
-							m5 := dotExact(&dense2[5], x)
-							if m5 >= 0.5 {
-								s5 = 1
-							} else if m5 > -0.5 {
-								u := m5
-								s5 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-							}
-						}
-						if p6 := p5 * s5; p6 != 0 {
-							v0 += float64(p6 * 0.213)
-							v1 += float64(p6 * -1.372)
-							v2 += float64(p6 * -0.86)
-						}
-						if p7 := p5 * (1 - s5); p7 != 0 {
-							v0 += float64(p7 * -1.227)
-							v1 += float64(p7 * -0.217)
-							v2 += float64(p7 * 1.141)
-						}
-					}
-					if p8 := p4 * (1 - s4); p8 != 0 {
-						var s8 float64
-						if mf, e := dotFast(&dense2[6], x), float64(6.03607205315936e-15*xm)+0.5000004768371592; mf > e {
-							s8 = 1
-						} else if !(mf < -e) {
-							m8 := dotExact(&dense2[6], x)
-							if m8 >= 0.5 {
-								s8 = 1
-							} else if m8 > -0.5 {
-								u := m8
-								s8 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-							} else if m8 != m8 {
-								s8 = 1
-							}
-						}
-						if p9 := p8 * s8; p9 != 0 {
-							v0 += float64(p9 * 0.898)
-							v1 += float64(p9 * 0.859)
-							v2 += float64(p9 * 1.009)
-						}
-						if p10 := p8 * (1 - s8); p10 != 0 {
-							v0 += float64(p10 * 0.985)
-							v1 += float64(p10 * 0.091)
-							v2 += float64(p10 * -0.517)
-						}
-					}
-				}
-				if p11 := p3 * (1 - s3); p11 != 0 {
-					var s11 float64
-					if mf, e := dotFast(&dense2[7], x), float64(1.3045589511007163e-14*xm)+0.5000004768371592; mf > e {
-						s11 = 1
-					} else if !(mf < -e) {
-						m11 := dotExact(&dense2[7], x)
-						if m11 >= 0.5 {
-							s11 = 1
-						} else if m11 > -0.5 {
-							u := m11
-							s11 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-						}
-					}
-					if p12 := p11 * s11; p12 != 0 {
-						var s12 float64
-						if mf, e := dotFast(&dense2[8], x), float64(8.721928717190249e-15*xm)+0.5000004768371585; mf > e {
-							s12 = 1
-						} else if !(mf < -e) {
-							m12 := dotExact(&dense2[8], x)
-							if m12 >= 0.5 {
-								s12 = 1
-							} else if m12 > -0.5 {
-								u := m12
-								s12 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-							}
-						}
-						if p13 := p12 * s12; p13 != 0 {
-							v0 += float64(p13 * -0.082)
-							v1 += float64(p13 * 0.56)
-							v2 += float64(p13 * -0.043)
-						}
-						if p14 := p12 * (1 - s12); p14 != 0 {
-							v0 += float64(p14 * -0.184)
-							v1 += float64(p14 * -1.435)
-							v2 += float64(p14 * 1.024)
-						}
-					}
-					if p15 := p11 * (1 - s11); p15 != 0 {
-						var s15 float64
-						if mf, e := dotFast(&dense2[9], x), float64(8.441263801239931e-15*xm)+0.5000004768371628; mf > e {
-							s15 = 1
-						} else if !(mf < -e) {
-							m15 := dotExact(&dense2[9], x)
-							if m15 >= 0.5 {
-								s15 = 1
-							} else if m15 > -0.5 {
-								u := m15
-								s15 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-							} else if m15 != m15 {
-								s15 = 1
-							}
-						}
-						if p16 := p15 * s15; p16 != 0 {
-							v0 += float64(p16 * 1.689)
-							v1 += float64(p16 * -0.773)
-							v2 += float64(p16 * -1.038)
-						}
-						if p17 := p15 * (1 - s15); p17 != 0 {
-							v0 += float64(p17 * -0.47)
-							v1 += float64(p17 * 0.261)
-							v2 += float64(p17 * 0.307)
-						}
-					}
-				}
-			}
-			if p18 := p2 * (1 - s2); p18 != 0 {
-				var s18 float64
-				if mf, e := dotFast(&dense2[10], x), float64(1.0111042415121566e-14*xm)+0.5000004768371586; mf > e {
-					s18 = 1
-				} else if !(mf < -e) {
-					m18 := dotExact(&dense2[10], x)
-					if m18 >= 0.5 {
-						s18 = 1
-					} else if m18 > -0.5 {
-						u := m18
-						s18 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-					} else if m18 != m18 {
-						s18 = 1
-					}
-				}
-				if p19 := p18 * s18; p19 != 0 {
-					var s19 float64
-					if mf, e := dotFast(&dense2[11], x), float64(9.0096990740507e-15*xm)+0.5000004768371592; mf > e {
-						s19 = 1
-					} else if !(mf < -e) {
-						m19 := dotExact(&dense2[11], x)
-						if m19 >= 0.5 {
-							s19 = 1
-						} else if m19 > -0.5 {
-							u := m19
-							s19 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-						}
-					}
-					if p20 := p19 * s19; p20 != 0 {
-						var s20 float64
-						if mf, e := dotFast(&dense2[12], x), float64(9.777086692345237e-15*xm)+0.5000004768371598; mf > e {
-							s20 = 1
-						} else if !(mf < -e) {
-							m20 := dotExact(&dense2[12], x)
-							if m20 >= 0.5 {
-								s20 = 1
-							} else if m20 > -0.5 {
-								u := m20
-								s20 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-							}
-						}
-						if p21 := p20 * s20; p21 != 0 {
-							v0 += float64(p21 * -0.952)
-							v1 += float64(p21 * -0.156)
-							v2 += float64(p21 * 0.4)
-						}
-						if p22 := p20 * (1 - s20); p22 != 0 {
-							v0 += float64(p22 * 0.002)
-							v1 += float64(p22 * 0.507)
-							v2 += float64(p22 * -2.622)
-						}
-					}
-					if p23 := p19 * (1 - s19); p23 != 0 {
-						var s23 float64
-						if mf, e := dotFast(&dense2[13], x), float64(8.370209392138585e-15*xm)+0.5000004768371611; mf > e {
-							s23 = 1
-						} else if !(mf < -e) {
-							m23 := dotExact(&dense2[13], x)
-							if m23 >= 0.5 {
-								s23 = 1
-							} else if m23 > -0.5 {
-								u := m23
-								s23 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-							}
-						}
-						if p24 := p23 * s23; p24 != 0 {
-							v0 += float64(p24 * 1.448)
-							v1 += float64(p24 * 0.552)
-							v2 += float64(p24 * -0.83)
-						}
-						if p25 := p23 * (1 - s23); p25 != 0 {
-							v0 += float64(p25 * -0.694)
-							v1 += float64(p25 * 1.282)
-							v2 += float64(p25 * -0.304)
-						}
-					}
-				}
-				if p26 := p18 * (1 - s18); p26 != 0 {
-					var s26 float64
-					if mf, e := dotFast(&dense2[14], x), float64(1.2185831160880874e-14*xm)+0.5000004768371608; mf > e {
-						s26 = 1
-					} else if !(mf < -e) {
-						m26 := dotExact(&dense2[14], x)
-						if m26 >= 0.5 {
-							s26 = 1
-						} else if m26 > -0.5 {
-							u := m26
-							s26 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-						} else if m26 != m26 {
-							s26 = 1
-						}
-					}
-					if p27 := p26 * s26; p27 != 0 {
-						var s27 float64
-						if mf, e := dotFast(&dense2[15], x), float64(1.2217805644976481e-14*xm)+0.5000004768371599; mf > e {
-							s27 = 1
-						} else if !(mf < -e) {
-							m27 := dotExact(&dense2[15], x)
-							if m27 >= 0.5 {
-								s27 = 1
-							} else if m27 > -0.5 {
-								u := m27
-								s27 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-							} else if m27 != m27 {
-								s27 = 1
-							}
-						}
-						if p28 := p27 * s27; p28 != 0 {
-							v0 += float64(p28 * -0.022)
-							v1 += float64(p28 * -1.83)
-							v2 += float64(p28 * 0.362)
-						}
-						if p29 := p27 * (1 - s27); p29 != 0 {
-							v0 += float64(p29 * 0.389)
-							v1 += float64(p29 * -0.365)
-							v2 += float64(p29 * -1.619)
-						}
-					}
-					if p30 := p26 * (1 - s26); p30 != 0 {
-						var s30 float64
-						if mf, e := dotFast(&dense2[16], x), float64(1.2349256301813972e-14*xm)+0.500000476837159; mf > e {
-							s30 = 1
-						} else if !(mf < -e) {
-							m30 := dotExact(&dense2[16], x)
-							if m30 >= 0.5 {
-								s30 = 1
-							} else if m30 > -0.5 {
-								u := m30
-								s30 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-							}
-						}
-						if p31 := p30 * s30; p31 != 0 {
-							v0 += float64(p31 * -0.858)
-							v1 += float64(p31 * -0.717)
-							v2 += float64(p31 * -2.555)
-						}
-						if p32 := p30 * (1 - s30); p32 != 0 {
-							v0 += float64(p32 * -2.13)
-							v1 += float64(p32 * 0.448)
-							v2 += float64(p32 * 0.069)
-						}
-					}
-				}
-			}
-		}
-		if p33 := p1 * (1 - s1); p33 != 0 {
-			var s33 float64
-			if mf, e := dotFast(&dense2[17], x), float64(1.0523157987909375e-14*xm)+0.5000004768371593; mf > e {
-				s33 = 1
-			} else if !(mf < -e) {
-				m33 := dotExact(&dense2[17], x)
-				if m33 >= 0.5 {
-					s33 = 1
-				} else if m33 > -0.5 {
-					u := m33
-					s33 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-				} else if m33 != m33 {
-					s33 = 1
-				}
-			}
-			if p34 := p33 * s33; p34 != 0 {
-				var s34 float64
-				if mf, e := dotFast(&dense2[18], x), float64(1.114843678800122e-14*xm)+0.5000004768371598; mf > e {
-					s34 = 1
-				} else if !(mf < -e) {
-					m34 := dotExact(&dense2[18], x)
-					if m34 >= 0.5 {
-						s34 = 1
-					} else if m34 > -0.5 {
-						u := m34
-						s34 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-					}
-				}
-				if p35 := p34 * s34; p35 != 0 {
-					var s35 float64
-					if mf, e := dotFast(&dense2[19], x), float64(7.617032655664313e-15*xm)+0.50000047683716; mf > e {
-						s35 = 1
-					} else if !(mf < -e) {
-						m35 := dotExact(&dense2[19], x)
-						if m35 >= 0.5 {
-							s35 = 1
-						} else if m35 > -0.5 {
-							u := m35
-							s35 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-						}
-					}
-					if p36 := p35 * s35; p36 != 0 {
-						var s36 float64
-						if mf, e := dotFast(&dense2[20], x), float64(1.0505394385634037e-14*xm)+0.5000004768371596; mf > e {
-							s36 = 1
-						} else if !(mf < -e) {
-							m36 := dotExact(&dense2[20], x)
-							if m36 >= 0.5 {
-								s36 = 1
-							} else if m36 > -0.5 {
-								u := m36
-								s36 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-							}
-						}
-						if p37 := p36 * s36; p37 != 0 {
-							v0 += float64(p37 * -1.448)
-							v1 += float64(p37 * 0.759)
-							v2 += float64(p37 * -0.953)
-						}
-						if p38 := p36 * (1 - s36); p38 != 0 {
-							v0 += float64(p38 * 0.842)
-							v1 += float64(p38 * -0.593)
-							v2 += float64(p38 * 0.337)
-						}
-					}
-					if p39 := p35 * (1 - s35); p39 != 0 {
-						var s39 float64
-						if mf, e := dotFast(&dense2[21], x), float64(6.7324052623525545e-15*xm)+0.5000004768371593; mf > e {
-							s39 = 1
-						} else if !(mf < -e) {
-							m39 := dotExact(&dense2[21], x)
-							if m39 >= 0.5 {
-								s39 = 1
-							} else if m39 > -0.5 {
-								u := m39
-								s39 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-							} else if m39 != m39 {
-								s39 = 1
-							}
-						}
-						if p40 := p39 * s39; p40 != 0 {
-							v0 += float64(p40 * 0.797)
-							v1 += float64(p40 * 1.081)
-							v2 += float64(p40 * 0.661)
-						}
-						if p41 := p39 * (1 - s39); p41 != 0 {
-							v0 += float64(p41 * -0.038)
-							v1 += float64(p41 * 0.94)
-							v2 += float64(p41 * -0.133)
-						}
-					}
-				}
-				if p42 := p34 * (1 - s34); p42 != 0 {
-					var s42 float64
-					if mf, e := dotFast(&dense2[22], x), float64(5.254473553044552e-15*xm)+0.5000004768371589; mf > e {
-						s42 = 1
-					} else if !(mf < -e) {
-						m42 := dotExact(&dense2[22], x)
-						if m42 >= 0.5 {
-							s42 = 1
-						} else if m42 > -0.5 {
-							u := m42
-							s42 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-						} else if m42 != m42 {
-							s42 = 1
-						}
-					}
-					if p43 := p42 * s42; p43 != 0 {
-						var s43 float64
-						if mf, e := dotFast(&dense2[23], x), float64(9.585239787771604e-15*xm)+0.50000047683716; mf > e {
-							s43 = 1
-						} else if !(mf < -e) {
-							m43 := dotExact(&dense2[23], x)
-							if m43 >= 0.5 {
-								s43 = 1
-							} else if m43 > -0.5 {
-								u := m43
-								s43 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-							}
-						}
-						if p44 := p43 * s43; p44 != 0 {
-							v0 += float64(p44 * -0.271)
-							v1 += float64(p44 * -0.122)
-							v2 += float64(p44 * -1.48)
-						}
-						if p45 := p43 * (1 - s43); p45 != 0 {
-							v0 += float64(p45 * 0.17)
-							v1 += float64(p45 * 1.237)
-							v2 += float64(p45 * 1.776)
-						}
-					}
-					if p46 := p42 * (1 - s42); p46 != 0 {
-						var s46 float64
-						if mf, e := dotFast(&dense2[24], x), float64(7.933224776165305e-15*xm)+0.5000004768371596; mf > e {
-							s46 = 1
-						} else if !(mf < -e) {
-							m46 := dotExact(&dense2[24], x)
-							if m46 >= 0.5 {
-								s46 = 1
-							} else if m46 > -0.5 {
-								u := m46
-								s46 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-							} else if m46 != m46 {
-								s46 = 1
-							}
-						}
-						if p47 := p46 * s46; p47 != 0 {
-							v0 += float64(p47 * -0.473)
-							v1 += float64(p47 * -0.034)
-							v2 += float64(p47 * 0.232)
-						}
-						if p48 := p46 * (1 - s46); p48 != 0 {
-							v0 += float64(p48 * 0.869)
-							v1 += float64(p48 * 1.322)
-							v2 += float64(p48 * -1.729)
-						}
-					}
-				}
-			}
-			if p49 := p33 * (1 - s33); p49 != 0 {
-				var s49 float64
-				if mf, e := dotFast(&dense2[25], x), float64(8.38797299441392e-15*xm)+0.5000004768371606; mf > e {
-					s49 = 1
-				} else if !(mf < -e) {
-					m49 := dotExact(&dense2[25], x)
-					if m49 >= 0.5 {
-						s49 = 1
-					} else if m49 > -0.5 {
-						u := m49
-						s49 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-					}
-				}
-				if p50 := p49 * s49; p50 != 0 {
-					var s50 float64
-					if mf, e := dotFast(&dense2[26], x), float64(1.0931720840242116e-14*xm)+0.5000004768371588; mf > e {
-						s50 = 1
-					} else if !(mf < -e) {
-						m50 := dotExact(&dense2[26], x)
-						if m50 >= 0.5 {
-							s50 = 1
-						} else if m50 > -0.5 {
-							u := m50
-							s50 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-						} else if m50 != m50 {
-							s50 = 1
-						}
-					}
-					if p51 := p50 * s50; p51 != 0 {
-						var s51 float64
-						if mf, e := dotFast(&dense2[27], x), float64(6.34160601229515e-15*xm)+0.5000004768371598; mf > e {
-							s51 = 1
-						} else if !(mf < -e) {
-							m51 := dotExact(&dense2[27], x)
-							if m51 >= 0.5 {
-								s51 = 1
-							} else if m51 > -0.5 {
-								u := m51
-								s51 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-							}
-						}
-						if p52 := p51 * s51; p52 != 0 {
-							v0 += float64(p52 * -0.876)
-							v1 += float64(p52 * 0.83)
-							v2 += float64(p52 * 0.456)
-						}
-						if p53 := p51 * (1 - s51); p53 != 0 {
-							v0 += float64(p53 * 1.704)
-							v1 += float64(p53 * 0.212)
-							v2 += float64(p53 * 1.657)
-						}
-					}
-					if p54 := p50 * (1 - s50); p54 != 0 {
-						var s54 float64
-						if mf, e := dotFast(&dense2[28], x), float64(7.251102448792383e-15*xm)+0.5000004768371594; mf > e {
-							s54 = 1
-						} else if !(mf < -e) {
-							m54 := dotExact(&dense2[28], x)
-							if m54 >= 0.5 {
-								s54 = 1
-							} else if m54 > -0.5 {
-								u := m54
-								s54 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-							}
-						}
-						if p55 := p54 * s54; p55 != 0 {
-							v0 += float64(p55 * -0.039)
-							v1 += float64(p55 * -0.18)
-							v2 += float64(p55 * 0.199)
-						}
-						if p56 := p54 * (1 - s54); p56 != 0 {
-							v0 += float64(p56 * -0.136)
-							v1 += float64(p56 * -0.709)
-							v2 += float64(p56 * -1.198)
-						}
-					}
-				}
-				if p57 := p49 * (1 - s49); p57 != 0 {
-					var s57 float64
-					if mf, e := dotFast(&dense2[29], x), float64(1.2221358365431548e-14*xm)+0.5000004768371594; mf > e {
-						s57 = 1
-					} else if !(mf < -e) {
-						m57 := dotExact(&dense2[29], x)
-						if m57 >= 0.5 {
-							s57 = 1
-						} else if m57 > -0.5 {
-							u := m57
-							s57 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-						} else if m57 != m57 {
-							s57 = 1
-						}
-					}
-					if p58 := p57 * s57; p58 != 0 {
-						var s58 float64
-						if mf, e := dotFast(&dense2[30], x), float64(7.670323462490326e-15*xm)+0.5000004768371595; mf > e {
-							s58 = 1
-						} else if !(mf < -e) {
-							m58 := dotExact(&dense2[30], x)
-							if m58 >= 0.5 {
-								s58 = 1
-							} else if m58 > -0.5 {
-								u := m58
-								s58 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-							} else if m58 != m58 {
-								s58 = 1
-							}
-						}
-						if p59 := p58 * s58; p59 != 0 {
-							v0 += float64(p59 * 0.72)
-							v1 += float64(p59 * 2.507)
-							v2 += float64(p59 * -0.348)
-						}
-						if p60 := p58 * (1 - s58); p60 != 0 {
-							v0 += float64(p60 * -2.234)
-							v1 += float64(p60 * -1.893)
-							v2 += float64(p60 * 0.881)
-						}
-					}
-					if p61 := p57 * (1 - s57); p61 != 0 {
-						var s61 float64
-						if mf, e := dotFast(&dense2[31], x), float64(1.1151989508456288e-14*xm)+0.5000004768371605; mf > e {
-							s61 = 1
-						} else if !(mf < -e) {
-							m61 := dotExact(&dense2[31], x)
-							if m61 >= 0.5 {
-								s61 = 1
-							} else if m61 > -0.5 {
-								u := m61
-								s61 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-							}
-						}
-						if p62 := p61 * s61; p62 != 0 {
-							v0 += float64(p62 * -0.228)
-							v1 += float64(p62 * -0.296)
-							v2 += float64(p62 * 0.485)
-						}
-						if p63 := p61 * (1 - s61); p63 != 0 {
-							v0 += float64(p63 * -1.438)
-							v1 += float64(p63 * 0.403)
-							v2 += float64(p63 * 1.035)
-						}
-					}
-				}
-			}
-		}
-	}
-	if p64 := 1 - s0; p64 != 0 {
-		var s64 float64
-		if mf, e := dotFast(&dense2[32], x), float64(8.729034158100383e-15*xm)+0.5000004768371601; mf > e {
-			s64 = 1
-		} else if !(mf < -e) {
-			m64 := dotExact(&dense2[32], x)
-			if m64 >= 0.5 {
-				s64 = 1
-			} else if m64 > -0.5 {
-				u := m64
-				s64 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-			}
-		}
-		if p65 := p64 * s64; p65 != 0 {
-			var s65 float64
-			if mf, e := dotFast(&dense2[33], x), float64(7.919013894345035e-15*xm)+0.5000004768371595; mf > e {
-				s65 = 1
-			} else if !(mf < -e) {
-				m65 := dotExact(&dense2[33], x)
-				if m65 >= 0.5 {
-					s65 = 1
-				} else if m65 > -0.5 {
-					u := m65
-					s65 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-				} else if m65 != m65 {
-					s65 = 1
-				}
-			}
-			if p66 := p65 * s65; p66 != 0 {
-				var s66 float64
-				if mf, e := dotFast(&dense2[34], x), float64(5.8761996326813315e-15*xm)+0.5000004768371618; mf > e {
-					s66 = 1
-				} else if !(mf < -e) {
-					m66 := dotExact(&dense2[34], x)
-					if m66 >= 0.5 {
-						s66 = 1
-					} else if m66 > -0.5 {
-						u := m66
-						s66 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-					}
-				}
-				if p67 := p66 * s66; p67 != 0 {
-					var s67 float64
-					if mf, e := dotFast(&dense2[35], x), float64(1.0846455549320499e-14*xm)+0.5000004768371585; mf > e {
-						s67 = 1
-					} else if !(mf < -e) {
-						m67 := dotExact(&dense2[35], x)
-						if m67 >= 0.5 {
-							s67 = 1
-						} else if m67 > -0.5 {
-							u := m67
-							s67 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-						}
-					}
-					if p68 := p67 * s67; p68 != 0 {
-						var s68 float64
-						if mf, e := dotFast(&dense2[36], x), float64(1.4459572252123956e-14*xm)+0.5000004768371586; mf > e {
-							s68 = 1
-						} else if !(mf < -e) {
-							m68 := dotExact(&dense2[36], x)
-							if m68 >= 0.5 {
-								s68 = 1
-							} else if m68 > -0.5 {
-								u := m68
-								s68 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-							} else if m68 != m68 {
-								s68 = 1
-							}
-						}
-						if p69 := p68 * s68; p69 != 0 {
-							v0 += float64(p69 * -0.199)
-							v1 += float64(p69 * 0.158)
-							v2 += float64(p69 * -0.422)
-						}
-						if p70 := p68 * (1 - s68); p70 != 0 {
-							v0 += float64(p70 * -0.592)
-							v1 += float64(p70 * 1.61)
-							v2 += float64(p70 * 0.302)
-						}
-					}
-					if p71 := p67 * (1 - s67); p71 != 0 {
-						var s71 float64
-						if mf, e := dotFast(&dense2[37], x), float64(1.2008195138127508e-14*xm)+0.50000047683716; mf > e {
-							s71 = 1
-						} else if !(mf < -e) {
-							m71 := dotExact(&dense2[37], x)
-							if m71 >= 0.5 {
-								s71 = 1
-							} else if m71 > -0.5 {
-								u := m71
-								s71 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-							}
-						}
-						if p72 := p71 * s71; p72 != 0 {
-							v0 += float64(p72 * 0.744)
-							v1 += float64(p72 * -0.129)
-							v2 += float64(p72 * 0.315)
-						}
-						if p73 := p71 * (1 - s71); p73 != 0 {
-							v0 += float64(p73 * 0.114)
-							v1 += float64(p73 * 0.839)
-							v2 += float64(p73 * -0.399)
-						}
-					}
-				}
-				if p74 := p66 * (1 - s66); p74 != 0 {
-					var s74 float64
-					if mf, e := dotFast(&dense2[38], x), float64(7.968751980715977e-15*xm)+0.5000004768371598; mf > e {
-						s74 = 1
-					} else if !(mf < -e) {
-						m74 := dotExact(&dense2[38], x)
-						if m74 >= 0.5 {
-							s74 = 1
-						} else if m74 > -0.5 {
-							u := m74
-							s74 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-						} else if m74 != m74 {
-							s74 = 1
-						}
-					}
-					if p75 := p74 * s74; p75 != 0 {
-						var s75 float64
-						if mf, e := dotFast(&dense2[39], x), float64(1.1816348233553875e-14*xm)+0.500000476837159; mf > e {
-							s75 = 1
-						} else if !(mf < -e) {
-							m75 := dotExact(&dense2[39], x)
-							if m75 >= 0.5 {
-								s75 = 1
-							} else if m75 > -0.5 {
-								u := m75
-								s75 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-							} else if m75 != m75 {
-								s75 = 1
-							}
-						}
-						if p76 := p75 * s75; p76 != 0 {
-							v0 += float64(p76 * -0.089)
-							v1 += float64(p76 * -0.556)
-							v2 += float64(p76 * -0.821)
-						}
-						if p77 := p75 * (1 - s75); p77 != 0 {
-							v0 += float64(p77 * 0.25)
-							v1 += float64(p77 * 1.188)
-							v2 += float64(p77 * -0.7)
-						}
-					}
-					if p78 := p74 * (1 - s74); p78 != 0 {
-						var s78 float64
-						if mf, e := dotFast(&dense2[40], x), float64(7.290182373798122e-15*xm)+0.5000004768371586; mf > e {
-							s78 = 1
-						} else if !(mf < -e) {
-							m78 := dotExact(&dense2[40], x)
-							if m78 >= 0.5 {
-								s78 = 1
-							} else if m78 > -0.5 {
-								u := m78
-								s78 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-							}
-						}
-						if p79 := p78 * s78; p79 != 0 {
-							v0 += float64(p79 * 1.28)
-							v1 += float64(p79 * 0.021)
-							v2 += float64(p79 * -0.604)
-						}
-						if p80 := p78 * (1 - s78); p80 != 0 {
-							v0 += float64(p80 * 0.173)
-							v1 += float64(p80 * 0.297)
-							v2 += float64(p80 * -0.771)
-						}
-					}
-				}
-			}
-			if p81 := p65 * (1 - s65); p81 != 0 {
-				var s81 float64
-				if mf, e := dotFast(&dense2[41], x), float64(9.496421776394921e-15*xm)+0.5000004768371599; mf > e {
-					s81 = 1
-				} else if !(mf < -e) {
-					m81 := dotExact(&dense2[41], x)
-					if m81 >= 0.5 {
-						s81 = 1
-					} else if m81 > -0.5 {
-						u := m81
-						s81 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-					} else if m81 != m81 {
-						s81 = 1
-					}
-				}
-				if p82 := p81 * s81; p82 != 0 {
-					var s82 float64
-					if mf, e := dotFast(&dense2[42], x), float64(7.087677307859285e-15*xm)+0.5000004768371592; mf > e {
-						s82 = 1
-					} else if !(mf < -e) {
-						m82 := dotExact(&dense2[42], x)
-						if m82 >= 0.5 {
-							s82 = 1
-						} else if m82 > -0.5 {
-							u := m82
-							s82 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-						}
-					}
-					if p83 := p82 * s82; p83 != 0 {
-						var s83 float64
-						if mf, e := dotFast(&dense2[43], x), float64(8.636663426268632e-15*xm)+0.5000004768371599; mf > e {
-							s83 = 1
-						} else if !(mf < -e) {
-							m83 := dotExact(&dense2[43], x)
-							if m83 >= 0.5 {
-								s83 = 1
-							} else if m83 > -0.5 {
-								u := m83
-								s83 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-							}
-						}
-						if p84 := p83 * s83; p84 != 0 {
-							v0 += float64(p84 * -1.148)
-							v1 += float64(p84 * 0.24)
-							v2 += float64(p84 * 0.009)
-						}
-						if p85 := p83 * (1 - s83); p85 != 0 {
-							v0 += float64(p85 * 0.414)
-							v1 += float64(p85 * 2.683)
-							v2 += float64(p85 * -0.325)
-						}
-					}
-					if p86 := p82 * (1 - s82); p86 != 0 {
-						var s86 float64
-						if mf, e := dotFast(&dense2[44], x), float64(1.0267362115144526e-14*xm)+0.500000476837159; mf > e {
-							s86 = 1
-						} else if !(mf < -e) {
-							m86 := dotExact(&dense2[44], x)
-							if m86 >= 0.5 {
-								s86 = 1
-							} else if m86 > -0.5 {
-								u := m86
-								s86 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-							}
-						}
-						if p87 := p86 * s86; p87 != 0 {
-							v0 += float64(p87 * 0.413)
-							v1 += float64(p87 * 0.987)
-							v2 += float64(p87 * 1.667)
-						}
-						if p88 := p86 * (1 - s86); p88 != 0 {
-							v0 += float64(p88 * -1.293)
-							v1 += float64(p88 * 0.035)
-							v2 += float64(p88 * 0.894)
-						}
-					}
-				}
-				if p89 := p81 * (1 - s81); p89 != 0 {
-					var s89 float64
-					if mf, e := dotFast(&dense2[45], x), float64(4.34497711654732e-15*xm)+0.5000004768371593; mf > e {
-						s89 = 1
-					} else if !(mf < -e) {
-						m89 := dotExact(&dense2[45], x)
-						if m89 >= 0.5 {
-							s89 = 1
-						} else if m89 > -0.5 {
-							u := m89
-							s89 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-						}
-					}
-					if p90 := p89 * s89; p90 != 0 {
-						var s90 float64
-						if mf, e := dotFast(&dense2[46], x), float64(6.73595798280762e-15*xm)+0.50000047683716; mf > e {
-							s90 = 1
-						} else if !(mf < -e) {
-							m90 := dotExact(&dense2[46], x)
-							if m90 >= 0.5 {
-								s90 = 1
-							} else if m90 > -0.5 {
-								u := m90
-								s90 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-							}
-						}
-						if p91 := p90 * s90; p91 != 0 {
-							v0 += float64(p91 * -1.117)
-							v1 += float64(p91 * 0.754)
-							v2 += float64(p91 * -1.777)
-						}
-						if p92 := p90 * (1 - s90); p92 != 0 {
-							v0 += float64(p92 * 1.222)
-							v1 += float64(p92 * 1.297)
-							v2 += float64(p92 * -1.741)
-						}
-					}
-					if p93 := p89 * (1 - s89); p93 != 0 {
-						var s93 float64
-						if mf, e := dotFast(&dense2[47], x), float64(8.377314833048717e-15*xm)+0.5000004768371613; mf > e {
-							s93 = 1
-						} else if !(mf < -e) {
-							m93 := dotExact(&dense2[47], x)
-							if m93 >= 0.5 {
-								s93 = 1
-							} else if m93 > -0.5 {
-								u := m93
-								s93 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-							}
-						}
-						if p94 := p93 * s93; p94 != 0 {
-							v0 += float64(p94 * -0.026)
-							v1 += float64(p94 * 1.445)
-							v2 += float64(p94 * -0.156)
-						}
-						if p95 := p93 * (1 - s93); p95 != 0 {
-							v0 += float64(p95 * -0.924)
-							v1 += float64(p95 * 1.147)
-							v2 += float64(p95 * 0.14)
-						}
-					}
-				}
-			}
-		}
-		if p96 := p64 * (1 - s64); p96 != 0 {
-			var s96 float64
-			if mf, e := dotFast(&dense2[48], x), float64(1.6083165500089716e-14*xm)+0.5000004768371601; mf > e {
-				s96 = 1
-			} else if !(mf < -e) {
-				m96 := dotExact(&dense2[48], x)
-				if m96 >= 0.5 {
-					s96 = 1
-				} else if m96 > -0.5 {
-					u := m96
-					s96 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-				} else if m96 != m96 {
-					s96 = 1
-				}
-			}
-			if p97 := p96 * s96; p97 != 0 {
-				var s97 float64
-				if mf, e := dotFast(&dense2[49], x), float64(1.2253332849527155e-14*xm)+0.5000004768371588; mf > e {
-					s97 = 1
-				} else if !(mf < -e) {
-					m97 := dotExact(&dense2[49], x)
-					if m97 >= 0.5 {
-						s97 = 1
-					} else if m97 > -0.5 {
-						u := m97
-						s97 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-					} else if m97 != m97 {
-						s97 = 1
-					}
-				}
-				if p98 := p97 * s97; p98 != 0 {
-					var s98 float64
-					if mf, e := dotFast(&dense2[50], x), float64(1.2629921217764288e-14*xm)+0.5000004768371589; mf > e {
-						s98 = 1
-					} else if !(mf < -e) {
-						m98 := dotExact(&dense2[50], x)
-						if m98 >= 0.5 {
-							s98 = 1
-						} else if m98 > -0.5 {
-							u := m98
-							s98 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-						} else if m98 != m98 {
-							s98 = 1
-						}
-					}
-					if p99 := p98 * s98; p99 != 0 {
-						var s99 float64
-						if mf, e := dotFast(&dense2[51], x), float64(8.714823276280115e-15*xm)+0.5000004768371588; mf > e {
-							s99 = 1
-						} else if !(mf < -e) {
-							m99 := dotExact(&dense2[51], x)
-							if m99 >= 0.5 {
-								s99 = 1
-							} else if m99 > -0.5 {
-								u := m99
-								s99 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-							}
-						}
-						if p100 := p99 * s99; p100 != 0 {
-							v0 += float64(p100 * -0.209)
-							v1 += float64(p100 * 0.104)
-							v2 += float64(p100 * 0.227)
-						}
-						if p101 := p99 * (1 - s99); p101 != 0 {
-							v0 += float64(p101 * -0.629)
-							v1 += float64(p101 * 1.532)
-							v2 += float64(p101 * -0.426)
-						}
-					}
-					if p102 := p98 * (1 - s98); p102 != 0 {
-						var s102 float64
-						if mf, e := dotFast(&dense2[52], x), float64(1.1407785381221136e-14*xm)+0.5000004768371586; mf > e {
-							s102 = 1
-						} else if !(mf < -e) {
-							m102 := dotExact(&dense2[52], x)
-							if m102 >= 0.5 {
-								s102 = 1
-							} else if m102 > -0.5 {
-								u := m102
-								s102 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-							}
-						}
-						if p103 := p102 * s102; p103 != 0 {
-							v0 += float64(p103 * -0.034)
-							v1 += float64(p103 * -0.788)
-							v2 += float64(p103 * -0.873)
-						}
-						if p104 := p102 * (1 - s102); p104 != 0 {
-							v0 += float64(p104 * -0.609)
-							v1 += float64(p104 * -0.496)
-							v2 += float64(p104 * 1.316)
-						}
-					}
-				}
-				if p105 := p97 * (1 - s97); p105 != 0 {
-					var s105 float64
-					if mf, e := dotFast(&dense2[53], x), float64(1.0697241290207673e-14*xm)+0.5000004768371599; mf > e {
-						s105 = 1
-					} else if !(mf < -e) {
-						m105 := dotExact(&dense2[53], x)
-						if m105 >= 0.5 {
-							s105 = 1
-						} else if m105 > -0.5 {
-							u := m105
-							s105 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-						} else if m105 != m105 {
-							s105 = 1
-						}
-					}
-					if p106 := p105 * s105; p106 != 0 {
-						var s106 float64
-						if mf, e := dotFast(&dense2[54], x), float64(8.228100573935892e-15*xm)+0.5000004768371586; mf > e {
-							s106 = 1
-						} else if !(mf < -e) {
-							m106 := dotExact(&dense2[54], x)
-							if m106 >= 0.5 {
-								s106 = 1
-							} else if m106 > -0.5 {
-								u := m106
-								s106 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-							}
-						}
-						if p107 := p106 * s106; p107 != 0 {
-							v0 += float64(p107 * -1.146)
-							v1 += float64(p107 * -0.829)
-							v2 += float64(p107 * -1.471)
-						}
-						if p108 := p106 * (1 - s106); p108 != 0 {
-							v0 += float64(p108 * -0.553)
-							v1 += float64(p108 * -0.423)
-							v2 += float64(p108 * 1.046)
-						}
-					}
-					if p109 := p105 * (1 - s105); p109 != 0 {
-						var s109 float64
-						if mf, e := dotFast(&dense2[55], x), float64(5.44276773716312e-15*xm)+0.5000004768371608; mf > e {
-							s109 = 1
-						} else if !(mf < -e) {
-							m109 := dotExact(&dense2[55], x)
-							if m109 >= 0.5 {
-								s109 = 1
-							} else if m109 > -0.5 {
-								u := m109
-								s109 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-							} else if m109 != m109 {
-								s109 = 1
-							}
-						}
-						if p110 := p109 * s109; p110 != 0 {
-							v0 += float64(p110 * -1.374)
-							v1 += float64(p110 * 1.072)
-							v2 += float64(p110 * 1.255)
-						}
-						if p111 := p109 * (1 - s109); p111 != 0 {
-							v0 += float64(p111 * -0.433)
-							v1 += float64(p111 * -0.693)
-							v2 += float64(p111 * -0.401)
-						}
-					}
-				}
-			}
-			if p112 := p96 * (1 - s96); p112 != 0 {
-				var s112 float64
-				if mf, e := dotFast(&dense2[56], x), float64(1.4058114840701347e-14*xm)+0.5000004768371592; mf > e {
-					s112 = 1
-				} else if !(mf < -e) {
-					m112 := dotExact(&dense2[56], x)
-					if m112 >= 0.5 {
-						s112 = 1
-					} else if m112 > -0.5 {
-						u := m112
-						s112 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-					} else if m112 != m112 {
-						s112 = 1
-					}
-				}
-				if p113 := p112 * s112; p113 != 0 {
-					var s113 float64
-					if mf, e := dotFast(&dense2[57], x), float64(6.632929089610669e-15*xm)+0.5000004768371598; mf > e {
-						s113 = 1
-					} else if !(mf < -e) {
-						m113 := dotExact(&dense2[57], x)
-						if m113 >= 0.5 {
-							s113 = 1
-						} else if m113 > -0.5 {
-							u := m113
-							s113 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-						} else if m113 != m113 {
-							s113 = 1
-						}
-					}
-					if p114 := p113 * s113; p114 != 0 {
-						var s114 float64
-						if mf, e := dotFast(&dense2[58], x), float64(1.3912453302043591e-14*xm)+0.5000004768371602; mf > e {
-							s114 = 1
-						} else if !(mf < -e) {
-							m114 := dotExact(&dense2[58], x)
-							if m114 >= 0.5 {
-								s114 = 1
-							} else if m114 > -0.5 {
-								u := m114
-								s114 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-							} else if m114 != m114 {
-								s114 = 1
-							}
-						}
-						if p115 := p114 * s114; p115 != 0 {
-							v0 += float64(p115 * 0.044)
-							v1 += float64(p115 * -1.393)
-							v2 += float64(p115 * 1.338)
-						}
-						if p116 := p114 * (1 - s114); p116 != 0 {
-							v0 += float64(p116 * 0.384)
-							v1 += float64(p116 * -0.216)
-							v2 += float64(p116 * 0.378)
-						}
-					}
-					if p117 := p113 * (1 - s113); p117 != 0 {
-						var s117 float64
-						if mf, e := dotFast(&dense2[59], x), float64(7.748483312501805e-15*xm)+0.5000004768371594; mf > e {
-							s117 = 1
-						} else if !(mf < -e) {
-							m117 := dotExact(&dense2[59], x)
-							if m117 >= 0.5 {
-								s117 = 1
-							} else if m117 > -0.5 {
-								u := m117
-								s117 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-							}
-						}
-						if p118 := p117 * s117; p118 != 0 {
-							v0 += float64(p118 * 1.955)
-							v1 += float64(p118 * -0.379)
-							v2 += float64(p118 * 1.355)
-						}
-						if p119 := p117 * (1 - s117); p119 != 0 {
-							v0 += float64(p119 * 0.021)
-							v1 += float64(p119 * -0.204)
-							v2 += float64(p119 * 0.492)
-						}
-					}
-				}
-				if p120 := p112 * (1 - s112); p120 != 0 {
-					var s120 float64
-					if mf, e := dotFast(&dense2[60], x), float64(9.414709205928374e-15*xm)+0.5000004768371598; mf > e {
-						s120 = 1
-					} else if !(mf < -e) {
-						m120 := dotExact(&dense2[60], x)
-						if m120 >= 0.5 {
-							s120 = 1
-						} else if m120 > -0.5 {
-							u := m120
-							s120 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-						}
-					}
-					if p121 := p120 * s120; p121 != 0 {
-						var s121 float64
-						if mf, e := dotFast(&dense2[61], x), float64(9.567476185496267e-15*xm)+0.5000004768371596; mf > e {
-							s121 = 1
-						} else if !(mf < -e) {
-							m121 := dotExact(&dense2[61], x)
-							if m121 >= 0.5 {
-								s121 = 1
-							} else if m121 > -0.5 {
-								u := m121
-								s121 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-							}
-						}
-						if p122 := p121 * s121; p122 != 0 {
-							v0 += float64(p122 * 0.358)
-							v1 += float64(p122 * 0.134)
-							v2 += float64(p122 * -1.013)
-						}
-						if p123 := p121 * (1 - s121); p123 != 0 {
-							v0 += float64(p123 * 0.726)
-							v1 += float64(p123 * -0.505)
-							v2 += float64(p123 * 0.924)
-						}
-					}
-					if p124 := p120 * (1 - s120); p124 != 0 {
-						var s124 float64
-						if mf, e := dotFast(&dense2[62], x), float64(1.2768477315511915e-14*xm)+0.5000004768371611; mf > e {
-							s124 = 1
-						} else if !(mf < -e) {
-							m124 := dotExact(&dense2[62], x)
-							if m124 >= 0.5 {
-								s124 = 1
-							} else if m124 > -0.5 {
-								u := m124
-								s124 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-							} else if m124 != m124 {
-								s124 = 1
-							}
-						}
-						if p125 := p124 * s124; p125 != 0 {
-							v0 += float64(p125 * -1.273)
-							v1 += float64(p125 * 0.119)
-							v2 += float64(p125 * 1.645)
-						}
-						if p126 := p124 * (1 - s124); p126 != 0 {
-							v0 += float64(p126 * 1.167)
-							v1 += float64(p126 * -0.783)
-							v2 += float64(p126 * 0.042)
-						}
-					}
-				}
-			}
-		}
-	}
-	a[0] += v0
-	a[1] += v1
-	a[2] += v2
+// lvV2 holds the values of the leaves of tree 2: leaf i (from the left) of
+// the t-th tree is row t*64 + i.
+var lvV2 = [64][3]float64{
+	{0.213, -1.372, -0.86},
+	{-1.227, -0.217, 1.141},
+	{0.898, 0.859, 1.009},
+	{0.985, 0.091, -0.517},
+	{-0.082, 0.56, -0.043},
+	{-0.184, -1.435, 1.024},
+	{1.689, -0.773, -1.038},
+	{-0.47, 0.261, 0.307},
+	{-0.952, -0.156, 0.4},
+	{0.002, 0.507, -2.622},
+	{1.448, 0.552, -0.83},
+	{-0.694, 1.282, -0.304},
+	{-0.022, -1.83, 0.362},
+	{0.389, -0.365, -1.619},
+	{-0.858, -0.717, -2.555},
+	{-2.13, 0.448, 0.069},
+	{-1.448, 0.759, -0.953},
+	{0.842, -0.593, 0.337},
+	{0.797, 1.081, 0.661},
+	{-0.038, 0.94, -0.133},
+	{-0.271, -0.122, -1.48},
+	{0.17, 1.237, 1.776},
+	{-0.473, -0.034, 0.232},
+	{0.869, 1.322, -1.729},
+	{-0.876, 0.83, 0.456},
+	{1.704, 0.212, 1.657},
+	{-0.039, -0.18, 0.199},
+	{-0.136, -0.709, -1.198},
+	{0.72, 2.507, -0.348},
+	{-2.234, -1.893, 0.881},
+	{-0.228, -0.296, 0.485},
+	{-1.438, 0.403, 1.035},
+	{-0.199, 0.158, -0.422},
+	{-0.592, 1.61, 0.302},
+	{0.744, -0.129, 0.315},
+	{0.114, 0.839, -0.399},
+	{-0.089, -0.556, -0.821},
+	{0.25, 1.188, -0.7},
+	{1.28, 0.021, -0.604},
+	{0.173, 0.297, -0.771},
+	{-1.148, 0.24, 0.009},
+	{0.414, 2.683, -0.325},
+	{0.413, 0.987, 1.667},
+	{-1.293, 0.035, 0.894},
+	{-1.117, 0.754, -1.777},
+	{1.222, 1.297, -1.741},
+	{-0.026, 1.445, -0.156},
+	{-0.924, 1.147, 0.14},
+	{-0.209, 0.104, 0.227},
+	{-0.629, 1.532, -0.426},
+	{-0.034, -0.788, -0.873},
+	{-0.609, -0.496, 1.316},
+	{-1.146, -0.829, -1.471},
+	{-0.553, -0.423, 1.046},
+	{-1.374, 1.072, 1.255},
+	{-0.433, -0.693, -0.401},
+	{0.044, -1.393, 1.338},
+	{0.384, -0.216, 0.378},
+	{1.955, -0.379, 1.355},
+	{0.021, -0.204, 0.492},
+	{0.358, 0.134, -1.013},
+	{0.726, -0.505, 0.924},
+	{-1.273, 0.119, 1.645},
+	{1.167, -0.783, 0.042},
 }
 
-// dense3 holds the bias and weights of the dense soft nodes of tree 3, one
-// node per row.
-var dense3 = [15][NumFeatures + 1]float64{
+// lvL2 says which soft nodes of tree 2 send a NaN margin left, in the order
+// of lvW2.
+var lvL2 = [63]bool{
+	true, false, false, true, true, true, true, false, true, false, false, false, true, true, true, false,
+	false, false, true, false, true, true, true, false, true, false, false, true, true, true, false, false,
+	true, false, true, false, false, true, false, false, true, false, true, false, false, true, false, true,
+	false, true, false, false, false, false, false, false, false, false, true, true, false, false, true,
+}
+
+// lvStep2 returns S_γ(m), the probability that soft node r of tree 2 (its
+// row in lvW2) sends the row left, given its margin m.
+func lvStep2(m float64, r int) float64 {
+	u := m // m/1 == m
+	b := math.Float64bits(float64(u*float64(1.5-float64(2*u*u))) + 0.5)
+	le := 1 - math.Float64bits(-0.5-m)>>63 // m <= -γ/2
+	ge := 1 - math.Float64bits(m-0.5)>>63  // m >= γ/2
+	b = b&(le-1)&^(-ge) | math.Float64bits(1)&(-ge)
+	s := math.Float64frombits(b)
+	if m != m {
+		s = 0
+		if lvL2[r] {
+			s = 1
+		}
+	}
+	return s
+}
+
+// lvRec2 adds to tv the value of the subtree at node q of level L of tree 2,
+// reached with probability p: depth first, left before right, skipping
+// children reached with probability 0.
+func lvRec2(x *[NumFeatures]float64, L, q int, p float64, tv *[3]float64) {
+	if L == 6 {
+		for k, v := range &lvV2[q] {
+			tv[k] += float64(p * v)
+		}
+		return
+	}
+	r := (1<<L-1)*1 + q
+	s := lvStep2(dotExact(&lvW2[r], x), r)
+	if l := p * s; l != 0 {
+		lvRec2(x, L+1, 2*q, l, tv)
+	}
+	if r := p * (1 - s); r != 0 {
+		lvRec2(x, L+1, 2*q+1, r, tv)
+	}
+}
+
+// lvSlow2 adds the values of tree 2 to the accumulators a, depth first: for
+// rows whose frontier outgrows the arrays of lvTrees2.
+func lvSlow2(x *[NumFeatures]float64, a *[NumOutputs]float64) {
+	var tv [3]float64
+	for t := 0; t < 1; t++ {
+		lvRec2(x, 0, t, 1, &tv)
+		for k, v := range tv {
+			a[k] += v
+			tv[k] = 0
+		}
+	}
+}
+
+// lvMargins2 sets ms[i] to the margin of the node of row rows[i] of lvW2, for
+// i < n, eight or four at a time (and the margins of a few of the following
+// rows).
+func lvMargins2(x *[NumFeatures]float64, rows *[32]int32, n int, ms *[32]float64) {
+	j := 0
+	for ; j+4 < n; j += 8 {
+		ms[(j+0)&31], ms[(j+1)&31], ms[(j+2)&31], ms[(j+3)&31], ms[(j+4)&31], ms[(j+5)&31], ms[(j+6)&31], ms[(j+7)&31] = lvDot8(&lvW2[rows[(j+0)&31]], &lvW2[rows[(j+1)&31]], &lvW2[rows[(j+2)&31]], &lvW2[rows[(j+3)&31]], &lvW2[rows[(j+4)&31]], &lvW2[rows[(j+5)&31]], &lvW2[rows[(j+6)&31]], &lvW2[rows[(j+7)&31]], x)
+	}
+	if j < n {
+		ms[(j+0)&31], ms[(j+1)&31], ms[(j+2)&31], ms[(j+3)&31] = lvDot4(&lvW2[rows[(j+0)&31]], &lvW2[rows[(j+1)&31]], &lvW2[rows[(j+2)&31]], &lvW2[rows[(j+3)&31]], x)
+	}
+}
+
+// lvTrees2 adds the values of tree 2 (perfect soft trees of depth 6) to the
+// accumulators a, in tree order: for each output, the sum, over the leaves
+// the row reaches, of the probability of the path to the leaf times its
+// value. It evaluates the trees level by level, all together (see the package
+// documentation).
+func lvTrees2(x *[NumFeatures]float64, a *[NumOutputs]float64) {
+	var ra, rb [32]int32   // the frontier: the rows of its nodes
+	var pa, pb [32]float64 // and their path probabilities
+	cr, cp, nr, np := &ra, &pa, &rb, &pb
+	var ms [32]float64 // the margins of the frontier's nodes
+	for t := 0; t < 1; t++ {
+		cr[t], cp[t] = int32(t), 1
+	}
+	n := 1
+	for L := 0; L < 5; L++ {
+		lvMargins2(x, cr, n, &ms)
+		k := 0
+		for i, r := range cr[:n] {
+			p, m := cp[i], ms[i]
+			u := m // m/1 == m
+			b := math.Float64bits(float64(u*float64(1.5-float64(2*u*u))) + 0.5)
+			le := 1 - math.Float64bits(-0.5-m)>>63 // m <= -γ/2
+			ge := 1 - math.Float64bits(m-0.5)>>63  // m >= γ/2
+			b = b&(le-1)&^(-ge) | math.Float64bits(1)&(-ge)
+			s := math.Float64frombits(b)
+			if m != m {
+				s = 0
+				if lvL2[int(r)] {
+					s = 1
+				}
+			}
+			l, rp := p*s, p*(1-s)
+			c := 2*r + 1
+			nr[k&31], np[k&31] = c, l
+			lbits := math.Float64bits(l)
+			k += int((lbits | -lbits) >> 63)
+			nr[k&31], np[k&31] = c+1, rp
+			rbits := math.Float64bits(rp)
+			k += int((rbits | -rbits) >> 63)
+		}
+		cr, cp, nr, np = nr, np, cr, cp
+		n = k
+	}
+	var tv0, tv1, tv2 float64
+	lvMargins2(x, cr, n, &ms)
+	t := 0
+	for i, r := range cr[:n] {
+		p, m := cp[i], ms[i]
+		u := m // m/1 == m
+		b := math.Float64bits(float64(u*float64(1.5-float64(2*u*u))) + 0.5)
+		le := 1 - math.Float64bits(-0.5-m)>>63 // m <= -γ/2
+		ge := 1 - math.Float64bits(m-0.5)>>63  // m >= γ/2
+		b = b&(le-1)&^(-ge) | math.Float64bits(1)&(-ge)
+		s := math.Float64frombits(b)
+		if m != m {
+			s = 0
+			if lvL2[int(r)] {
+				s = 1
+			}
+		}
+		l, rp := p*s, p*(1-s)
+		q := int(r) - 31 // t*2^5 + i: its leaves are 2q and 2q+1
+		for tree := q >> 5; t < tree; t++ {
+			a[0] += tv0
+			a[1] += tv1
+			a[2] += tv2
+			tv0, tv1, tv2 = 0, 0, 0
+		}
+		tv0 += float64(l * lvV2[2*q][0])
+		tv1 += float64(l * lvV2[2*q][1])
+		tv2 += float64(l * lvV2[2*q][2])
+		tv0 += float64(rp * lvV2[2*q+1][0])
+		tv1 += float64(rp * lvV2[2*q+1][1])
+		tv2 += float64(rp * lvV2[2*q+1][2])
+	}
+	for ; t < 1; t++ {
+		a[0] += tv0
+		a[1] += tv1
+		a[2] += tv2
+		tv0, tv1, tv2 = 0, 0, 0
+	}
+}
+
+// lvW3 holds the bias and weights of the soft nodes of trees 3 to 5, level by
+// level: node i (from the left) of level L of the t-th tree is row (2^L-1)*3
+// + t*2^L + i.
+var lvW3 = [45][NumFeatures + 1]float64{
 	{-0.645, 0.051, -0.26, -0.235, 0.534, 0.758, -0.01, 0.392, -0.496},
+	{0.094, 0.159, -0.376, -0.038, -0.384, -0.121, -0.246, -0.292, 0.451},
+	{-0.565, -0.163, -0.407, -0.401, -0.203, 0.218, -0.132, -0.161, 0.171},
 	{0.874, 0.064, 0.461, 0.153, 0.32, -0.113, 0.246, 0.398, -0.069},
+	{0.06, 0.033, -0.452, 0.742, -0.279, -0.126, 0.236, 0.076, 0.628},
+	{-0.395, -0.4, 0.137, -0.513, 0.159, -0.09, 0.438, 0.314, 0.436},
+	{-0.021, 0.801, -0.235, -0.01, -0.194, -0.272, -0.238, -0.484, -0.161},
+	{-0.052, 0.12, -0.082, 0.037, 0.28, 0.766, -0.185, 0.373, 0.233},
+	{-0.191, -0.019, 0.397, -0.162, 0.134, -0.435, 0.448, 0.315, 0.351},
 	{-0.514, 0.311, -0.164, 0.009, -0.264, -0.77, 0.573, -0.074, -0.161},
+	{0.207, 0.424, -0.511, 0.738, -0.051, 0.071, 0.408, 0.312, 0.021},
+	{0.394, 0.394, 0.208, -0.47, 0.097, -0.564, -0.555, -0.182, -0.195},
+	{0.166, -0.596, -0.45, 0.352, -0.021, 0.572, -0.02, 0.044, -0.033},
+	{-0.49, -0.435, -0.598, -0.331, 0.263, 0.835, 0.452, -0.293, -0.202},
+	{-0.449, -0.407, 0.394, -0.442, -0.403, 0.284, 0.198, -0.184, -0.115},
+	{-0.115, -0.414, -0.325, 0.584, -0.188, -0.555, -0.264, 0.052, -0.321},
+	{-0.2, -0.62, 0.01, 0.378, 0.166, 0.416, -1.115, -0.55, -0.265},
+	{-0.113, -0.03, 0.054, 0.341, -0.716, -0.112, 0.294, 0.632, 0.406},
+	{0.139, -0.531, -0.555, -0.105, 0.461, -0.126, 0.099, -0.626, 0.33},
+	{0.011, 0.583, -0.336, 0.277, -0.477, 0.106, -0.354, 0.76, -0.382},
+	{-0.253, -0.337, 0.032, 0.539, -0.083, -0.12, 0.438, -0.621, 0.818},
 	{-0.474, -0.057, 0.745, -0.309, 0.291, -0.114, 0.499, -0.173, -0.453},
 	{-0.079, -0.306, 0.8, -0.515, 0.161, 0.191, 0.291, 0.072, -0.507},
-	{0.207, 0.424, -0.511, 0.738, -0.051, 0.071, 0.408, 0.312, 0.021},
 	{-0.112, 0.006, -0.366, 0.169, 0.449, -0.209, -0.011, -0.265, -0.156},
 	{-0.328, -0.581, -0.44, -0.132, -0.104, -0.047, -0.715, -0.484, 0.393},
-	{0.06, 0.033, -0.452, 0.742, -0.279, -0.126, 0.236, 0.076, 0.628},
-	{0.394, 0.394, 0.208, -0.47, 0.097, -0.564, -0.555, -0.182, -0.195},
 	{0.593, -0.091, -0.138, 0.122, 0.311, -0.192, -0.083, 0.002, -0.283},
 	{-0.077, 0.377, -0.569, -0.181, 0.174, 0.678, -0.09, -0.309, 0.129},
-	{0.166, -0.596, -0.45, 0.352, -0.021, 0.572, -0.02, 0.044, -0.033},
 	{-0.396, 0.054, 0.047, 0.012, -0.348, 0.11, -0.833, -0.105, 0.772},
 	{0.266, -0.31, 0.317, -0.435, -0.954, 0.863, 0.374, -0.448, -0.134},
-}
-
-// tree3 adds the values of tree 3 (soft, depth 4, 16 leaves) to the
-// accumulators a: for each output, the sum, over the leaves the row reaches,
-// of the probability of the path to the leaf times its value.
-func tree3(x *[NumFeatures]float64, a *[NumOutputs]float64) {
-	var v0, v1, v2 float64
-	xm := maxAbs(x)
-	var s0 float64
-	if mf, e := dotFast(&dense3[0], x), float64(9.720243165064163e-15*xm)+0.5000004768371609; mf > e {
-		s0 = 1
-	} else if !(mf < -e) {
-		m0 := dotExact(&dense3[0], x)
-		if m0 >= 0.5 {
-			s0 = 1
-		} else if m0 > -0.5 {
-			u := m0
-			s0 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-		} else if m0 != m0 {
-			s0 = 1
-		}
-	}
-	if p1 := s0; p1 != 0 {
-		var s1 float64
-		if mf, e := dotFast(&dense3[1], x), float64(6.480162110042774e-15*xm)+0.5000004768371616; mf > e {
-			s1 = 1
-		} else if !(mf < -e) {
-			m1 := dotExact(&dense3[1], x)
-			if m1 >= 0.5 {
-				s1 = 1
-			} else if m1 > -0.5 {
-				u := m1
-				s1 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-			} else if m1 != m1 {
-				s1 = 1
-			}
-		}
-		if p2 := p1 * s1; p2 != 0 {
-			var s2 float64
-			if mf, e := dotFast(&dense3[2], x), float64(8.263627778486565e-15*xm)+0.5000004768371603; mf > e {
-				s2 = 1
-			} else if !(mf < -e) {
-				m2 := dotExact(&dense3[2], x)
-				if m2 >= 0.5 {
-					s2 = 1
-				} else if m2 > -0.5 {
-					u := m2
-					s2 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-				}
-			}
-			if p3 := p2 * s2; p3 != 0 {
-				var s3 float64
-				if mf, e := dotFast(&dense3[3], x), float64(9.382734721832767e-15*xm)+0.5000004768371602; mf > e {
-					s3 = 1
-				} else if !(mf < -e) {
-					m3 := dotExact(&dense3[3], x)
-					if m3 >= 0.5 {
-						s3 = 1
-					} else if m3 > -0.5 {
-						u := m3
-						s3 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-					}
-				}
-				if p4 := p3 * s3; p4 != 0 {
-					v0 += float64(p4 * -0.071)
-					v1 += float64(p4 * 1.042)
-					v2 += float64(p4 * 0.33)
-				}
-				if p5 := p3 * (1 - s3); p5 != 0 {
-					v0 += float64(p5 * 1.11)
-					v1 += float64(p5 * 0.166)
-					v2 += float64(p5 * -0.164)
-				}
-			}
-			if p6 := p2 * (1 - s2); p6 != 0 {
-				var s6 float64
-				if mf, e := dotFast(&dense3[4], x), float64(1.0100384253756366e-14*xm)+0.5000004768371589; mf > e {
-					s6 = 1
-				} else if !(mf < -e) {
-					m6 := dotExact(&dense3[4], x)
-					if m6 >= 0.5 {
-						s6 = 1
-					} else if m6 > -0.5 {
-						u := m6
-						s6 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-					}
-				}
-				if p7 := p6 * s6; p7 != 0 {
-					v0 += float64(p7 * -1.271)
-					v1 += float64(p7 * -0.404)
-					v2 += float64(p7 * 1.758)
-				}
-				if p8 := p6 * (1 - s6); p8 != 0 {
-					v0 += float64(p8 * -0.015)
-					v1 += float64(p8 * -0.331)
-					v2 += float64(p8 * -0.232)
-				}
-			}
-		}
-		if p9 := p1 * (1 - s1); p9 != 0 {
-			var s9 float64
-			if mf, e := dotFast(&dense3[5], x), float64(9.009699074050698e-15*xm)+0.5000004768371593; mf > e {
-				s9 = 1
-			} else if !(mf < -e) {
-				m9 := dotExact(&dense3[5], x)
-				if m9 >= 0.5 {
-					s9 = 1
-				} else if m9 > -0.5 {
-					u := m9
-					s9 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-				} else if m9 != m9 {
-					s9 = 1
-				}
-			}
-			if p10 := p9 * s9; p10 != 0 {
-				var s10 float64
-				if mf, e := dotFast(&dense3[6], x), float64(5.7944870622147835e-15*xm)+0.500000476837159; mf > e {
-					s10 = 1
-				} else if !(mf < -e) {
-					m10 := dotExact(&dense3[6], x)
-					if m10 >= 0.5 {
-						s10 = 1
-					} else if m10 > -0.5 {
-						u := m10
-						s10 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-					} else if m10 != m10 {
-						s10 = 1
-					}
-				}
-				if p11 := p10 * s10; p11 != 0 {
-					v0 += float64(p11 * 0.683)
-					v1 += float64(p11 * 0.352)
-					v2 += float64(p11 * 1.515)
-				}
-				if p12 := p10 * (1 - s10); p12 != 0 {
-					v0 += float64(p12 * -0.491)
-					v1 += float64(p12 * 0.338)
-					v2 += float64(p12 * 1.259)
-				}
-			}
-			if p13 := p9 * (1 - s9); p13 != 0 {
-				var s13 float64
-				if mf, e := dotFast(&dense3[7], x), float64(1.0288678437874933e-14*xm)+0.5000004768371596; mf > e {
-					s13 = 1
-				} else if !(mf < -e) {
-					m13 := dotExact(&dense3[7], x)
-					if m13 >= 0.5 {
-						s13 = 1
-					} else if m13 > -0.5 {
-						u := m13
-						s13 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-					}
-				}
-				if p14 := p13 * s13; p14 != 0 {
-					v0 += float64(p14 * -0.453)
-					v1 += float64(p14 * 0.899)
-					v2 += float64(p14 * -0.306)
-				}
-				if p15 := p13 * (1 - s13); p15 != 0 {
-					v0 += float64(p15 * -0.052)
-					v1 += float64(p15 * -1.837)
-					v2 += float64(p15 * 0.1)
-				}
-			}
-		}
-	}
-	if p16 := 1 - s0; p16 != 0 {
-		var s16 float64
-		if mf, e := dotFast(&dense3[8], x), float64(9.137597010433122e-15*xm)+0.5000004768371588; mf > e {
-			s16 = 1
-		} else if !(mf < -e) {
-			m16 := dotExact(&dense3[8], x)
-			if m16 >= 0.5 {
-				s16 = 1
-			} else if m16 > -0.5 {
-				u := m16
-				s16 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-			}
-		}
-		if p17 := p16 * s16; p17 != 0 {
-			var s17 float64
-			if mf, e := dotFast(&dense3[9], x), float64(9.468000012754384e-15*xm)+0.50000047683716; mf > e {
-				s17 = 1
-			} else if !(mf < -e) {
-				m17 := dotExact(&dense3[9], x)
-				if m17 >= 0.5 {
-					s17 = 1
-				} else if m17 > -0.5 {
-					u := m17
-					s17 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-				}
-			}
-			if p18 := p17 * s17; p18 != 0 {
-				var s18 float64
-				if mf, e := dotFast(&dense3[10], x), float64(4.341424396092253e-15*xm)+0.5000004768371606; mf > e {
-					s18 = 1
-				} else if !(mf < -e) {
-					m18 := dotExact(&dense3[10], x)
-					if m18 >= 0.5 {
-						s18 = 1
-					} else if m18 > -0.5 {
-						u := m18
-						s18 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-					}
-				}
-				if p19 := p18 * s18; p19 != 0 {
-					v0 += float64(p19 * 1.276)
-					v1 += float64(p19 * 2.627)
-					v2 += float64(p19 * -0.603)
-				}
-				if p20 := p18 * (1 - s18); p20 != 0 {
-					v0 += float64(p20 * 0.243)
-					v1 += float64(p20 * 0.539)
-					v2 += float64(p20 * 0.865)
-				}
-			}
-			if p21 := p17 * (1 - s17); p21 != 0 {
-				var s21 float64
-				if mf, e := dotFast(&dense3[11], x), float64(8.90667018085375e-15*xm)+0.5000004768371588; mf > e {
-					s21 = 1
-				} else if !(mf < -e) {
-					m21 := dotExact(&dense3[11], x)
-					if m21 >= 0.5 {
-						s21 = 1
-					} else if m21 > -0.5 {
-						u := m21
-						s21 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-					} else if m21 != m21 {
-						s21 = 1
-					}
-				}
-				if p22 := p21 * s21; p22 != 0 {
-					v0 += float64(p22 * 0.424)
-					v1 += float64(p22 * 0.779)
-					v2 += float64(p22 * 0.286)
-				}
-				if p23 := p21 * (1 - s21); p23 != 0 {
-					v0 += float64(p23 * 0.459)
-					v1 += float64(p23 * -0.72)
-					v2 += float64(p23 * -0.033)
-				}
-			}
-		}
-		if p24 := p16 * (1 - s16); p24 != 0 {
-			var s24 float64
-			if mf, e := dotFast(&dense3[12], x), float64(7.418080310180545e-15*xm)+0.5000004768371591; mf > e {
-				s24 = 1
-			} else if !(mf < -e) {
-				m24 := dotExact(&dense3[12], x)
-				if m24 >= 0.5 {
-					s24 = 1
-				} else if m24 > -0.5 {
-					u := m24
-					s24 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-				} else if m24 != m24 {
-					s24 = 1
-				}
-			}
-			if p25 := p24 * s24; p25 != 0 {
-				var s25 float64
-				if mf, e := dotFast(&dense3[13], x), float64(8.103755358008535e-15*xm)+0.50000047683716; mf > e {
-					s25 = 1
-				} else if !(mf < -e) {
-					m25 := dotExact(&dense3[13], x)
-					if m25 >= 0.5 {
-						s25 = 1
-					} else if m25 > -0.5 {
-						u := m25
-						s25 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-					} else if m25 != m25 {
-						s25 = 1
-					}
-				}
-				if p26 := p25 * s25; p26 != 0 {
-					v0 += float64(p26 * -0.251)
-					v1 += float64(p26 * 0.968)
-					v2 += float64(p26 * 0.7)
-				}
-				if p27 := p25 * (1 - s25); p27 != 0 {
-					v0 += float64(p27 * -1.087)
-					v1 += float64(p27 * -2.018)
-					v2 += float64(p27 * -1.411)
-				}
-			}
-			if p28 := p24 * (1 - s24); p28 != 0 {
-				var s28 float64
-				if mf, e := dotFast(&dense3[14], x), float64(1.3624682945183135e-14*xm)+0.5000004768371595; mf > e {
-					s28 = 1
-				} else if !(mf < -e) {
-					m28 := dotExact(&dense3[14], x)
-					if m28 >= 0.5 {
-						s28 = 1
-					} else if m28 > -0.5 {
-						u := m28
-						s28 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-					} else if m28 != m28 {
-						s28 = 1
-					}
-				}
-				if p29 := p28 * s28; p29 != 0 {
-					v0 += float64(p29 * -0.663)
-					v1 += float64(p29 * -0.52)
-					v2 += float64(p29 * -1.599)
-				}
-				if p30 := p28 * (1 - s28); p30 != 0 {
-					v0 += float64(p30 * 0.014)
-					v1 += float64(p30 * 1.899)
-					v2 += float64(p30 * -0.815)
-				}
-			}
-		}
-	}
-	a[0] += v0
-	a[1] += v1
-	a[2] += v2
-}
-
-// dense4 holds the bias and weights of the dense soft nodes of tree 4, one
-// node per row.
-var dense4 = [15][NumFeatures + 1]float64{
-	{0.094, 0.159, -0.376, -0.038, -0.384, -0.121, -0.246, -0.292, 0.451},
-	{-0.395, -0.4, 0.137, -0.513, 0.159, -0.09, 0.438, 0.314, 0.436},
-	{-0.49, -0.435, -0.598, -0.331, 0.263, 0.835, 0.452, -0.293, -0.202},
 	{0.01, -0.226, 0.111, 0.81, 0.267, 0.083, 0.081, -0.697, -0.205},
 	{-0.003, -0.19, -0.741, -0.065, 0.115, 0.062, 0.067, -0.043, 0.222},
-	{-0.449, -0.407, 0.394, -0.442, -0.403, 0.284, 0.198, -0.184, -0.115},
 	{1.091, 0.444, 0.136, -0.248, -0.455, -0.249, -0.302, -0.643, -0.43},
 	{0.01, 0.022, -0.096, -0.41, -0.172, -0.359, -0.372, 0.256, -0.439},
-	{-0.021, 0.801, -0.235, -0.01, -0.194, -0.272, -0.238, -0.484, -0.161},
-	{-0.115, -0.414, -0.325, 0.584, -0.188, -0.555, -0.264, 0.052, -0.321},
 	{0.15, 0.138, -0.018, 0.288, -0.216, -0.043, -0.561, 0.445, 1.228},
 	{0.278, -0.202, -0.044, -0.467, 0.091, 0.46, -0.096, -0.122, 0.046},
-	{-0.2, -0.62, 0.01, 0.378, 0.166, 0.416, -1.115, -0.55, -0.265},
 	{-0.306, -0.407, -0.77, 0.233, 0.248, -0.314, 0.019, -0.158, 0.382},
 	{-0.331, 0.209, -0.208, 0.151, 0.147, 0.376, -0.792, -0.171, 0.658},
-}
-
-// tree4 adds the values of tree 4 (soft, depth 4, 16 leaves) to the
-// accumulators a: for each output, the sum, over the leaves the row reaches,
-// of the probability of the path to the leaf times its value.
-func tree4(x *[NumFeatures]float64, a *[NumOutputs]float64) {
-	var v0, v1, v2 float64
-	xm := maxAbs(x)
-	var s0 float64
-	if mf, e := dotFast(&dense4[0], x), float64(7.343473180624132e-15*xm)+0.5000004768371589; mf > e {
-		s0 = 1
-	} else if !(mf < -e) {
-		m0 := dotExact(&dense4[0], x)
-		if m0 >= 0.5 {
-			s0 = 1
-		} else if m0 > -0.5 {
-			u := m0
-			s0 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-		}
-	}
-	if p1 := s0; p1 != 0 {
-		var s1 float64
-		if mf, e := dotFast(&dense4[1], x), float64(8.835615771752403e-15*xm)+0.50000047683716; mf > e {
-			s1 = 1
-		} else if !(mf < -e) {
-			m1 := dotExact(&dense4[1], x)
-			if m1 >= 0.5 {
-				s1 = 1
-			} else if m1 > -0.5 {
-				u := m1
-				s1 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-			} else if m1 != m1 {
-				s1 = 1
-			}
-		}
-		if p2 := p1 * s1; p2 != 0 {
-			var s2 float64
-			if mf, e := dotFast(&dense4[2], x), float64(1.2111224031324462e-14*xm)+0.5000004768371603; mf > e {
-				s2 = 1
-			} else if !(mf < -e) {
-				m2 := dotExact(&dense4[2], x)
-				if m2 >= 0.5 {
-					s2 = 1
-				} else if m2 > -0.5 {
-					u := m2
-					s2 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-				}
-			}
-			if p3 := p2 * s2; p3 != 0 {
-				var s3 float64
-				if mf, e := dotFast(&dense4[3], x), float64(8.81074672856693e-15*xm)+0.5000004768371585; mf > e {
-					s3 = 1
-				} else if !(mf < -e) {
-					m3 := dotExact(&dense4[3], x)
-					if m3 >= 0.5 {
-						s3 = 1
-					} else if m3 > -0.5 {
-						u := m3
-						s3 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-					} else if m3 != m3 {
-						s3 = 1
-					}
-				}
-				if p4 := p3 * s3; p4 != 0 {
-					v0 += float64(p4 * -0.995)
-					v1 += float64(p4 * 0.984)
-					v2 += float64(p4 * -0.193)
-				}
-				if p5 := p3 * (1 - s3); p5 != 0 {
-					v0 += float64(p5 * -0.26)
-					v1 += float64(p5 * 1.629)
-					v2 += float64(p5 * 0.335)
-				}
-			}
-			if p6 := p2 * (1 - s2); p6 != 0 {
-				var s6 float64
-				if mf, e := dotFast(&dense4[4], x), float64(5.346844284876302e-15*xm)+0.5000004768371585; mf > e {
-					s6 = 1
-				} else if !(mf < -e) {
-					m6 := dotExact(&dense4[4], x)
-					if m6 >= 0.5 {
-						s6 = 1
-					} else if m6 > -0.5 {
-						u := m6
-						s6 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-					}
-				}
-				if p7 := p6 * s6; p7 != 0 {
-					v0 += float64(p7 * 0.053)
-					v1 += float64(p7 * 0.433)
-					v2 += float64(p7 * 1.936)
-				}
-				if p8 := p6 * (1 - s6); p8 != 0 {
-					v0 += float64(p8 * -0.779)
-					v1 += float64(p8 * -0.981)
-					v2 += float64(p8 * -0.018)
-				}
-			}
-		}
-		if p9 := p1 * (1 - s1); p9 != 0 {
-			var s9 float64
-			if mf, e := dotFast(&dense4[5], x), float64(8.622452544448365e-15*xm)+0.5000004768371601; mf > e {
-				s9 = 1
-			} else if !(mf < -e) {
-				m9 := dotExact(&dense4[5], x)
-				if m9 >= 0.5 {
-					s9 = 1
-				} else if m9 > -0.5 {
-					u := m9
-					s9 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-				}
-			}
-			if p10 := p9 * s9; p10 != 0 {
-				var s10 float64
-				if mf, e := dotFast(&dense4[6], x), float64(1.0327758362880674e-14*xm)+0.5000004768371624; mf > e {
-					s10 = 1
-				} else if !(mf < -e) {
-					m10 := dotExact(&dense4[6], x)
-					if m10 >= 0.5 {
-						s10 = 1
-					} else if m10 > -0.5 {
-						u := m10
-						s10 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-					}
-				}
-				if p11 := p10 * s10; p11 != 0 {
-					v0 += float64(p11 * 0.542)
-					v1 += float64(p11 * -0.856)
-					v2 += float64(p11 * 0.117)
-				}
-				if p12 := p10 * (1 - s10); p12 != 0 {
-					v0 += float64(p12 * -0.586)
-					v1 += float64(p12 * -0.514)
-					v2 += float64(p12 * 0.02)
-				}
-			}
-			if p13 := p9 * (1 - s9); p13 != 0 {
-				var s13 float64
-				if mf, e := dotFast(&dense4[7], x), float64(7.553083687473104e-15*xm)+0.5000004768371585; mf > e {
-					s13 = 1
-				} else if !(mf < -e) {
-					m13 := dotExact(&dense4[7], x)
-					if m13 >= 0.5 {
-						s13 = 1
-					} else if m13 > -0.5 {
-						u := m13
-						s13 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-					}
-				}
-				if p14 := p13 * s13; p14 != 0 {
-					v0 += float64(p14 * 1.677)
-					v1 += float64(p14 * 0.731)
-					v2 += float64(p14 * -1.655)
-				}
-				if p15 := p13 * (1 - s13); p15 != 0 {
-					v0 += float64(p15 * -0.083)
-					v1 += float64(p15 * -0.114)
-					v2 += float64(p15 * -2.211)
-				}
-			}
-		}
-	}
-	if p16 := 1 - s0; p16 != 0 {
-		var s16 float64
-		if mf, e := dotFast(&dense4[8], x), float64(8.50876548988621e-15*xm)+0.5000004768371586; mf > e {
-			s16 = 1
-		} else if !(mf < -e) {
-			m16 := dotExact(&dense4[8], x)
-			if m16 >= 0.5 {
-				s16 = 1
-			} else if m16 > -0.5 {
-				u := m16
-				s16 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-			}
-		}
-		if p17 := p16 * s16; p17 != 0 {
-			var s17 float64
-			if mf, e := dotFast(&dense4[9], x), float64(9.603003390046942e-15*xm)+0.500000476837159; mf > e {
-				s17 = 1
-			} else if !(mf < -e) {
-				m17 := dotExact(&dense4[9], x)
-				if m17 >= 0.5 {
-					s17 = 1
-				} else if m17 > -0.5 {
-					u := m17
-					s17 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-				}
-			}
-			if p18 := p17 * s17; p18 != 0 {
-				var s18 float64
-				if mf, e := dotFast(&dense4[10], x), float64(1.0434339976532692e-14*xm)+0.5000004768371591; mf > e {
-					s18 = 1
-				} else if !(mf < -e) {
-					m18 := dotExact(&dense4[10], x)
-					if m18 >= 0.5 {
-						s18 = 1
-					} else if m18 > -0.5 {
-						u := m18
-						s18 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-					} else if m18 != m18 {
-						s18 = 1
-					}
-				}
-				if p19 := p18 * s18; p19 != 0 {
-					v0 += float64(p19 * -1.292)
-					v1 += float64(p19 * 0.774)
-					v2 += float64(p19 * -0.644)
-				}
-				if p20 := p18 * (1 - s18); p20 != 0 {
-					v0 += float64(p20 * 1.174)
-					v1 += float64(p20 * -0.211)
-					v2 += float64(p20 * -0.783)
-				}
-			}
-			if p21 := p17 * (1 - s17); p21 != 0 {
-				var s21 float64
-				if mf, e := dotFast(&dense4[11], x), float64(5.428556855342851e-15*xm)+0.5000004768371595; mf > e {
-					s21 = 1
-				} else if !(mf < -e) {
-					m21 := dotExact(&dense4[11], x)
-					if m21 >= 0.5 {
-						s21 = 1
-					} else if m21 > -0.5 {
-						u := m21
-						s21 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-					}
-				}
-				if p22 := p21 * s21; p22 != 0 {
-					v0 += float64(p22 * -0.213)
-					v1 += float64(p22 * -1.021)
-					v2 += float64(p22 * -1.612)
-				}
-				if p23 := p21 * (1 - s21); p23 != 0 {
-					v0 += float64(p23 * 0.901)
-					v1 += float64(p23 * 0.061)
-					v2 += float64(p23 * -0.23)
-				}
-			}
-		}
-		if p24 := p16 * (1 - s16); p24 != 0 {
-			var s24 float64
-			if mf, e := dotFast(&dense4[12], x), float64(1.2505576001836934e-14*xm)+0.5000004768371592; mf > e {
-				s24 = 1
-			} else if !(mf < -e) {
-				m24 := dotExact(&dense4[12], x)
-				if m24 >= 0.5 {
-					s24 = 1
-				} else if m24 > -0.5 {
-					u := m24
-					s24 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-				} else if m24 != m24 {
-					s24 = 1
-				}
-			}
-			if p25 := p24 * s24; p25 != 0 {
-				var s25 float64
-				if mf, e := dotFast(&dense4[13], x), float64(8.991935471775365e-15*xm)+0.5000004768371596; mf > e {
-					s25 = 1
-				} else if !(mf < -e) {
-					m25 := dotExact(&dense4[13], x)
-					if m25 >= 0.5 {
-						s25 = 1
-					} else if m25 > -0.5 {
-						u := m25
-						s25 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-					} else if m25 != m25 {
-						s25 = 1
-					}
-				}
-				if p26 := p25 * s25; p26 != 0 {
-					v0 += float64(p26 * 1.096)
-					v1 += float64(p26 * 0.132)
-					v2 += float64(p26 * 0.598)
-				}
-				if p27 := p25 * (1 - s25); p27 != 0 {
-					v0 += float64(p27 * -0.646)
-					v1 += float64(p27 * 0.093)
-					v2 += float64(p27 * 1.985)
-				}
-			}
-			if p28 := p24 * (1 - s24); p28 != 0 {
-				var s28 float64
-				if mf, e := dotFast(&dense4[14], x), float64(9.634977874142546e-15*xm)+0.5000004768371598; mf > e {
-					s28 = 1
-				} else if !(mf < -e) {
-					m28 := dotExact(&dense4[14], x)
-					if m28 >= 0.5 {
-						s28 = 1
-					} else if m28 > -0.5 {
-						u := m28
-						s28 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-					} else if m28 != m28 {
-						s28 = 1
-					}
-				}
-				if p29 := p28 * s28; p29 != 0 {
-					v0 += float64(p29 * -2.034)
-					v1 += float64(p29 * 0.683)
-					v2 += float64(p29 * -0.508)
-				}
-				if p30 := p28 * (1 - s28); p30 != 0 {
-					v0 += float64(p30 * -0.996)
-					v1 += float64(p30 * -0.082)
-					v2 += float64(p30 * -0.257)
-				}
-			}
-		}
-	}
-	a[0] += v0
-	a[1] += v1
-	a[2] += v2
-}
-
-// dense5 holds the bias and weights of the dense soft nodes of tree 5, one
-// node per row.
-var dense5 = [15][NumFeatures + 1]float64{
-	{-0.565, -0.163, -0.407, -0.401, -0.203, 0.218, -0.132, -0.161, 0.171},
-	{-0.052, 0.12, -0.082, 0.037, 0.28, 0.766, -0.185, 0.373, 0.233},
-	{-0.113, -0.03, 0.054, 0.341, -0.716, -0.112, 0.294, 0.632, 0.406},
 	{-0.026, -0.221, -0.236, 0.447, 0.261, -0.654, -0.147, 0.813, 0.304},
 	{0.383, -0.275, -0.233, 0.345, -0.305, 0.016, -0.314, 0.401, 0.388},
-	{0.139, -0.531, -0.555, -0.105, 0.461, -0.126, 0.099, -0.626, 0.33},
 	{-0.62, -0.458, 0.881, 0.036, -0.54, -0.484, -0.27, 0.081, 0.307},
 	{0.447, -0.681, -0.201, -0.076, -0.123, 0.019, -0.143, 0.437, -0.851},
-	{-0.191, -0.019, 0.397, -0.162, 0.134, -0.435, 0.448, 0.315, 0.351},
-	{0.011, 0.583, -0.336, 0.277, -0.477, 0.106, -0.354, 0.76, -0.382},
 	{-0.344, 0.128, 0.007, -0.314, -0.211, -0.204, -0.305, -0.012, 0.256},
 	{-0.355, -0.302, 0.231, -0.412, 0.046, -0.047, -0.941, 0.163, 0.236},
-	{-0.253, -0.337, 0.032, 0.539, -0.083, -0.12, 0.438, -0.621, 0.818},
 	{0.395, 0.096, -0.069, 0.318, 0.463, 0.26, 0.516, 0.546, -0.133},
 	{0.159, 0.092, -0.43, 0.199, 0.862, 0.527, 0.304, 0.07, 0.688},
 }
 
-// tree5 adds the values of tree 5 (soft, depth 4, 16 leaves) to the
-// accumulators a: for each output, the sum, over the leaves the row reaches,
-// of the probability of the path to the leaf times its value.
-func tree5(x *[NumFeatures]float64, a *[NumOutputs]float64) {
-	var v0, v1, v2 float64
-	xm := maxAbs(x)
-	var s0 float64
-	if mf, e := dotFast(&dense5[0], x), float64(6.593849164604929e-15*xm)+0.5000004768371605; mf > e {
-		s0 = 1
-	} else if !(mf < -e) {
-		m0 := dotExact(&dense5[0], x)
-		if m0 >= 0.5 {
-			s0 = 1
-		} else if m0 > -0.5 {
-			u := m0
-			s0 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-		} else if m0 != m0 {
-			s0 = 1
+// lvV3 holds the values of the leaves of trees 3 to 5: leaf i (from the left)
+// of the t-th tree is row t*16 + i.
+var lvV3 = [48][3]float64{
+	{-0.071, 1.042, 0.33},
+	{1.11, 0.166, -0.164},
+	{-1.271, -0.404, 1.758},
+	{-0.015, -0.331, -0.232},
+	{0.683, 0.352, 1.515},
+	{-0.491, 0.338, 1.259},
+	{-0.453, 0.899, -0.306},
+	{-0.052, -1.837, 0.1},
+	{1.276, 2.627, -0.603},
+	{0.243, 0.539, 0.865},
+	{0.424, 0.779, 0.286},
+	{0.459, -0.72, -0.033},
+	{-0.251, 0.968, 0.7},
+	{-1.087, -2.018, -1.411},
+	{-0.663, -0.52, -1.599},
+	{0.014, 1.899, -0.815},
+	{-0.995, 0.984, -0.193},
+	{-0.26, 1.629, 0.335},
+	{0.053, 0.433, 1.936},
+	{-0.779, -0.981, -0.018},
+	{0.542, -0.856, 0.117},
+	{-0.586, -0.514, 0.02},
+	{1.677, 0.731, -1.655},
+	{-0.083, -0.114, -2.211},
+	{-1.292, 0.774, -0.644},
+	{1.174, -0.211, -0.783},
+	{-0.213, -1.021, -1.612},
+	{0.901, 0.061, -0.23},
+	{1.096, 0.132, 0.598},
+	{-0.646, 0.093, 1.985},
+	{-2.034, 0.683, -0.508},
+	{-0.996, -0.082, -0.257},
+	{1.13, 0.15, -0.633},
+	{1.101, 0.46, -0.854},
+	{0.686, 0.398, -1.157},
+	{-0.674, 0.261, -0.424},
+	{-1.251, 0.1, 1.27},
+	{0.737, 0.688, -0.86},
+	{0.697, -0.824, -0.352},
+	{0.467, 0.242, -1.287},
+	{negZero, 1.086, -1.367},
+	{-2.004, 1.117, -1.177},
+	{-0.824, 0.707, 2.799},
+	{-1.048, 1.887, -0.946},
+	{-0.237, 1.733, -0.97},
+	{-0.45, 0.736, -1.007},
+	{-0.704, -1.16, -0.691},
+	{-0.762, 0.645, -0.893},
+}
+
+// lvL3 says which soft nodes of trees 3 to 5 send a NaN margin left, in the
+// order of lvW3.
+var lvL3 = [45]bool{
+	true, false, true, true, false, true, false, true, false, false, true, false, true, false, false, false,
+	true, false, true, false, true, false, false, true, false, false, true, true, true, true, false, false,
+	false, true, false, true, true, true, false, true, true, true, false, true, true,
+}
+
+// lvStep3 returns S_γ(m), the probability that soft node r of trees 3 to 5
+// (its row in lvW3) sends the row left, given its margin m.
+func lvStep3(m float64, r int) float64 {
+	u := m // m/1 == m
+	b := math.Float64bits(float64(u*float64(1.5-float64(2*u*u))) + 0.5)
+	le := 1 - math.Float64bits(-0.5-m)>>63 // m <= -γ/2
+	ge := 1 - math.Float64bits(m-0.5)>>63  // m >= γ/2
+	b = b&(le-1)&^(-ge) | math.Float64bits(1)&(-ge)
+	s := math.Float64frombits(b)
+	if m != m {
+		s = 0
+		if lvL3[r] {
+			s = 1
 		}
 	}
-	if p1 := s0; p1 != 0 {
-		var s1 float64
-		if mf, e := dotFast(&dense5[1], x), float64(7.375447664719737e-15*xm)+0.5000004768371588; mf > e {
-			s1 = 1
-		} else if !(mf < -e) {
-			m1 := dotExact(&dense5[1], x)
-			if m1 >= 0.5 {
-				s1 = 1
-			} else if m1 > -0.5 {
-				u := m1
-				s1 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-			} else if m1 != m1 {
-				s1 = 1
-			}
+	return s
+}
+
+// lvRec3 adds to tv the value of the subtree at node q of level L of trees 3
+// to 5, reached with probability p: depth first, left before right, skipping
+// children reached with probability 0.
+func lvRec3(x *[NumFeatures]float64, L, q int, p float64, tv *[3]float64) {
+	if L == 4 {
+		for k, v := range &lvV3[q] {
+			tv[k] += float64(p * v)
 		}
-		if p2 := p1 * s1; p2 != 0 {
-			var s2 float64
-			if mf, e := dotFast(&dense5[2], x), float64(9.183782376349e-15*xm)+0.500000476837159; mf > e {
-				s2 = 1
-			} else if !(mf < -e) {
-				m2 := dotExact(&dense5[2], x)
-				if m2 >= 0.5 {
-					s2 = 1
-				} else if m2 > -0.5 {
-					u := m2
-					s2 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-				}
-			}
-			if p3 := p2 * s2; p3 != 0 {
-				var s3 float64
-				if mf, e := dotFast(&dense5[3], x), float64(1.0953037162972519e-14*xm)+0.5000004768371586; mf > e {
-					s3 = 1
-				} else if !(mf < -e) {
-					m3 := dotExact(&dense5[3], x)
-					if m3 >= 0.5 {
-						s3 = 1
-					} else if m3 > -0.5 {
-						u := m3
-						s3 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-					} else if m3 != m3 {
-						s3 = 1
-					}
-				}
-				if p4 := p3 * s3; p4 != 0 {
-					v0 += float64(p4 * 1.13)
-					v1 += float64(p4 * 0.15)
-					v2 += float64(p4 * -0.633)
-				}
-				if p5 := p3 * (1 - s3); p5 != 0 {
-					v0 += float64(p5 * 1.101)
-					v1 += float64(p5 * 0.46)
-					v2 += float64(p5 * -0.854)
-				}
-			}
-			if p6 := p2 * (1 - s2); p6 != 0 {
-				var s6 float64
-				if mf, e := dotFast(&dense5[4], x), float64(8.089544476188267e-15*xm)+0.5000004768371599; mf > e {
-					s6 = 1
-				} else if !(mf < -e) {
-					m6 := dotExact(&dense5[4], x)
-					if m6 >= 0.5 {
-						s6 = 1
-					} else if m6 > -0.5 {
-						u := m6
-						s6 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-					}
-				}
-				if p7 := p6 * s6; p7 != 0 {
-					v0 += float64(p7 * 0.686)
-					v1 += float64(p7 * 0.398)
-					v2 += float64(p7 * -1.157)
-				}
-				if p8 := p6 * (1 - s6); p8 != 0 {
-					v0 += float64(p8 * -0.674)
-					v1 += float64(p8 * 0.261)
-					v2 += float64(p8 * -0.424)
-				}
-			}
-		}
-		if p9 := p1 * (1 - s1); p9 != 0 {
-			var s9 float64
-			if mf, e := dotFast(&dense5[5], x), float64(1.0064857049205693e-14*xm)+0.500000476837159; mf > e {
-				s9 = 1
-			} else if !(mf < -e) {
-				m9 := dotExact(&dense5[5], x)
-				if m9 >= 0.5 {
-					s9 = 1
-				} else if m9 > -0.5 {
-					u := m9
-					s9 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-				} else if m9 != m9 {
-					s9 = 1
-				}
-			}
-			if p10 := p9 * s9; p10 != 0 {
-				var s10 float64
-				if mf, e := dotFast(&dense5[6], x), float64(1.0860666431140769e-14*xm)+0.5000004768371608; mf > e {
-					s10 = 1
-				} else if !(mf < -e) {
-					m10 := dotExact(&dense5[6], x)
-					if m10 >= 0.5 {
-						s10 = 1
-					} else if m10 > -0.5 {
-						u := m10
-						s10 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-					} else if m10 != m10 {
-						s10 = 1
-					}
-				}
-				if p11 := p10 * s10; p11 != 0 {
-					v0 += float64(p11 * -1.251)
-					v1 += float64(p11 * 0.1)
-					v2 += float64(p11 * 1.27)
-				}
-				if p12 := p10 * (1 - s10); p12 != 0 {
-					v0 += float64(p12 * 0.737)
-					v1 += float64(p12 * 0.688)
-					v2 += float64(p12 * -0.86)
-				}
-			}
-			if p13 := p9 * (1 - s9); p13 != 0 {
-				var s13 float64
-				if mf, e := dotFast(&dense5[7], x), float64(8.991935471775363e-15*xm)+0.5000004768371601; mf > e {
-					s13 = 1
-				} else if !(mf < -e) {
-					m13 := dotExact(&dense5[7], x)
-					if m13 >= 0.5 {
-						s13 = 1
-					} else if m13 > -0.5 {
-						u := m13
-						s13 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-					} else if m13 != m13 {
-						s13 = 1
-					}
-				}
-				if p14 := p13 * s13; p14 != 0 {
-					v0 += float64(p14 * 0.697)
-					v1 += float64(p14 * -0.824)
-					v2 += float64(p14 * -0.352)
-				}
-				if p15 := p13 * (1 - s13); p15 != 0 {
-					v0 += float64(p15 * 0.467)
-					v1 += float64(p15 * 0.242)
-					v2 += float64(p15 * -1.287)
-				}
-			}
+		return
+	}
+	r := (1<<L-1)*3 + q
+	s := lvStep3(dotExact(&lvW3[r], x), r)
+	if l := p * s; l != 0 {
+		lvRec3(x, L+1, 2*q, l, tv)
+	}
+	if r := p * (1 - s); r != 0 {
+		lvRec3(x, L+1, 2*q+1, r, tv)
+	}
+}
+
+// lvSlow3 adds the values of trees 3 to 5 to the accumulators a, depth first:
+// for rows whose frontier outgrows the arrays of lvTrees3.
+func lvSlow3(x *[NumFeatures]float64, a *[NumOutputs]float64) {
+	var tv [3]float64
+	for t := 0; t < 3; t++ {
+		lvRec3(x, 0, t, 1, &tv)
+		for k, v := range tv {
+			a[k] += v
+			tv[k] = 0
 		}
 	}
-	if p16 := 1 - s0; p16 != 0 {
-		var s16 float64
-		if mf, e := dotFast(&dense5[8], x), float64(8.03270094890719e-15*xm)+0.5000004768371592; mf > e {
-			s16 = 1
-		} else if !(mf < -e) {
-			m16 := dotExact(&dense5[8], x)
-			if m16 >= 0.5 {
-				s16 = 1
-			} else if m16 > -0.5 {
-				u := m16
-				s16 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-			}
-		}
-		if p17 := p16 * s16; p17 != 0 {
-			var s17 float64
-			if mf, e := dotFast(&dense5[9], x), float64(1.1635159490345441e-14*xm)+0.5000004768371585; mf > e {
-				s17 = 1
-			} else if !(mf < -e) {
-				m17 := dotExact(&dense5[9], x)
-				if m17 >= 0.5 {
-					s17 = 1
-				} else if m17 > -0.5 {
-					u := m17
-					s17 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-				}
-			}
-			if p18 := p17 * s17; p18 != 0 {
-				var s18 float64
-				if mf, e := dotFast(&dense5[10], x), float64(5.105259293931725e-15*xm)+0.5000004768371598; mf > e {
-					s18 = 1
-				} else if !(mf < -e) {
-					m18 := dotExact(&dense5[10], x)
-					if m18 >= 0.5 {
-						s18 = 1
-					} else if m18 > -0.5 {
-						u := m18
-						s18 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-					} else if m18 != m18 {
-						s18 = 1
-					}
-				}
-				if p19 := p18 * s18; p19 != 0 {
-					v1 += float64(p19 * 1.086)
-					v2 += float64(p19 * -1.367)
-				}
-				if p20 := p18 * (1 - s18); p20 != 0 {
-					v0 += float64(p20 * -2.004)
-					v1 += float64(p20 * 1.117)
-					v2 += float64(p20 * -1.177)
-				}
-			}
-			if p21 := p17 * (1 - s17); p21 != 0 {
-				var s21 float64
-				if mf, e := dotFast(&dense5[11], x), float64(8.448369242150065e-15*xm)+0.5000004768371598; mf > e {
-					s21 = 1
-				} else if !(mf < -e) {
-					m21 := dotExact(&dense5[11], x)
-					if m21 >= 0.5 {
-						s21 = 1
-					} else if m21 > -0.5 {
-						u := m21
-						s21 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-					}
-				}
-				if p22 := p21 * s21; p22 != 0 {
-					v0 += float64(p22 * -0.824)
-					v1 += float64(p22 * 0.707)
-					v2 += float64(p22 * 2.799)
-				}
-				if p23 := p21 * (1 - s21); p23 != 0 {
-					v0 += float64(p23 * -1.048)
-					v1 += float64(p23 * 1.887)
-					v2 += float64(p23 * -0.946)
-				}
-			}
-		}
-		if p24 := p16 * (1 - s16); p24 != 0 {
-			var s24 float64
-			if mf, e := dotFast(&dense5[12], x), float64(1.0615528719741124e-14*xm)+0.5000004768371594; mf > e {
-				s24 = 1
-			} else if !(mf < -e) {
-				m24 := dotExact(&dense5[12], x)
-				if m24 >= 0.5 {
-					s24 = 1
-				} else if m24 > -0.5 {
-					u := m24
-					s24 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-				} else if m24 != m24 {
-					s24 = 1
-				}
-			}
-			if p25 := p24 * s24; p25 != 0 {
-				var s25 float64
-				if mf, e := dotFast(&dense5[13], x), float64(8.530081812616613e-15*xm)+0.50000047683716; mf > e {
-					s25 = 1
-				} else if !(mf < -e) {
-					m25 := dotExact(&dense5[13], x)
-					if m25 >= 0.5 {
-						s25 = 1
-					} else if m25 > -0.5 {
-						u := m25
-						s25 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-					} else if m25 != m25 {
-						s25 = 1
-					}
-				}
-				if p26 := p25 * s25; p26 != 0 {
-					v0 += float64(p26 * -0.237)
-					v1 += float64(p26 * 1.733)
-					v2 += float64(p26 * -0.97)
-				}
-				if p27 := p25 * (1 - s25); p27 != 0 {
-					v0 += float64(p27 * -0.45)
-					v1 += float64(p27 * 0.736)
-					v2 += float64(p27 * -1.007)
-				}
-			}
-			if p28 := p24 * (1 - s24); p28 != 0 {
-				var s28 float64
-				if mf, e := dotFast(&dense5[14], x), float64(1.1269229283473508e-14*xm)+0.5000004768371591; mf > e {
-					s28 = 1
-				} else if !(mf < -e) {
-					m28 := dotExact(&dense5[14], x)
-					if m28 >= 0.5 {
-						s28 = 1
-					} else if m28 > -0.5 {
-						u := m28
-						s28 = float64(u*float64(1.5-float64(2*u*u))) + 0.5
-					} else if m28 != m28 {
-						s28 = 1
-					}
-				}
-				if p29 := p28 * s28; p29 != 0 {
-					v0 += float64(p29 * -0.704)
-					v1 += float64(p29 * -1.16)
-					v2 += float64(p29 * -0.691)
-				}
-				if p30 := p28 * (1 - s28); p30 != 0 {
-					v0 += float64(p30 * -0.762)
-					v1 += float64(p30 * 0.645)
-					v2 += float64(p30 * -0.893)
-				}
-			}
-		}
+}
+
+// lvMargins3 sets ms[i] to the margin of the node of row rows[i] of lvW3, for
+// i < n, eight or four at a time (and the margins of a few of the following
+// rows).
+func lvMargins3(x *[NumFeatures]float64, rows *[32]int32, n int, ms *[32]float64) {
+	j := 0
+	for ; j+4 < n; j += 8 {
+		ms[(j+0)&31], ms[(j+1)&31], ms[(j+2)&31], ms[(j+3)&31], ms[(j+4)&31], ms[(j+5)&31], ms[(j+6)&31], ms[(j+7)&31] = lvDot8(&lvW3[rows[(j+0)&31]], &lvW3[rows[(j+1)&31]], &lvW3[rows[(j+2)&31]], &lvW3[rows[(j+3)&31]], &lvW3[rows[(j+4)&31]], &lvW3[rows[(j+5)&31]], &lvW3[rows[(j+6)&31]], &lvW3[rows[(j+7)&31]], x)
 	}
-	a[0] += v0
-	a[1] += v1
-	a[2] += v2
+	if j < n {
+		ms[(j+0)&31], ms[(j+1)&31], ms[(j+2)&31], ms[(j+3)&31] = lvDot4(&lvW3[rows[(j+0)&31]], &lvW3[rows[(j+1)&31]], &lvW3[rows[(j+2)&31]], &lvW3[rows[(j+3)&31]], x)
+	}
+}
+
+// lvTrees3 adds the values of trees 3 to 5 (perfect soft trees of depth 4) to
+// the accumulators a, in tree order: for each output, the sum, over the
+// leaves the row reaches, of the probability of the path to the leaf times
+// its value. It evaluates the trees level by level, all together (see the
+// package documentation).
+func lvTrees3(x *[NumFeatures]float64, a *[NumOutputs]float64) {
+	var ra, rb [32]int32   // the frontier: the rows of its nodes
+	var pa, pb [32]float64 // and their path probabilities
+	cr, cp, nr, np := &ra, &pa, &rb, &pb
+	var ms [32]float64 // the margins of the frontier's nodes
+	for t := 0; t < 3; t++ {
+		cr[t], cp[t] = int32(t), 1
+	}
+	n := 3
+	for L := 0; L < 3; L++ {
+		lvMargins3(x, cr, n, &ms)
+		k := 0
+		for i, r := range cr[:n] {
+			p, m := cp[i], ms[i]
+			u := m // m/1 == m
+			b := math.Float64bits(float64(u*float64(1.5-float64(2*u*u))) + 0.5)
+			le := 1 - math.Float64bits(-0.5-m)>>63 // m <= -γ/2
+			ge := 1 - math.Float64bits(m-0.5)>>63  // m >= γ/2
+			b = b&(le-1)&^(-ge) | math.Float64bits(1)&(-ge)
+			s := math.Float64frombits(b)
+			if m != m {
+				s = 0
+				if lvL3[int(r)] {
+					s = 1
+				}
+			}
+			l, rp := p*s, p*(1-s)
+			c := 2*r + 3
+			nr[k&31], np[k&31] = c, l
+			lbits := math.Float64bits(l)
+			k += int((lbits | -lbits) >> 63)
+			nr[k&31], np[k&31] = c+1, rp
+			rbits := math.Float64bits(rp)
+			k += int((rbits | -rbits) >> 63)
+		}
+		cr, cp, nr, np = nr, np, cr, cp
+		n = k
+	}
+	var tv0, tv1, tv2 float64
+	lvMargins3(x, cr, n, &ms)
+	t := 0
+	for i, r := range cr[:n] {
+		p, m := cp[i], ms[i]
+		u := m // m/1 == m
+		b := math.Float64bits(float64(u*float64(1.5-float64(2*u*u))) + 0.5)
+		le := 1 - math.Float64bits(-0.5-m)>>63 // m <= -γ/2
+		ge := 1 - math.Float64bits(m-0.5)>>63  // m >= γ/2
+		b = b&(le-1)&^(-ge) | math.Float64bits(1)&(-ge)
+		s := math.Float64frombits(b)
+		if m != m {
+			s = 0
+			if lvL3[int(r)] {
+				s = 1
+			}
+		}
+		l, rp := p*s, p*(1-s)
+		q := int(r) - 21 // t*2^3 + i: its leaves are 2q and 2q+1
+		for tree := q >> 3; t < tree; t++ {
+			a[0] += tv0
+			a[1] += tv1
+			a[2] += tv2
+			tv0, tv1, tv2 = 0, 0, 0
+		}
+		tv0 += float64(l * lvV3[2*q][0])
+		tv1 += float64(l * lvV3[2*q][1])
+		tv2 += float64(l * lvV3[2*q][2])
+		tv0 += float64(rp * lvV3[2*q+1][0])
+		tv1 += float64(rp * lvV3[2*q+1][1])
+		tv2 += float64(rp * lvV3[2*q+1][2])
+	}
+	for ; t < 3; t++ {
+		a[0] += tv0
+		a[1] += tv1
+		a[2] += tv2
+		tv0, tv1, tv2 = 0, 0, 0
+	}
 }
 
 // addTrees000 adds the values of the trees of this file to the accumulators
 // a, in tree order.
 func addTrees000(x *[NumFeatures]float64, a *[NumOutputs]float64) {
-	tree0(x, a)
-	tree1(x, a)
-	tree2(x, a)
-	tree3(x, a)
-	tree4(x, a)
-	tree5(x, a)
+	lvTrees0(x, a)
+	lvTrees2(x, a)
+	lvTrees3(x, a)
 }

@@ -76,7 +76,6 @@ func PredictMargin(x *[NumFeatures]float32) [NumOutputs]float32 {
 	var a [NumOutputs]float32
 	addTrees000(&xp, &a)
 	addTrees001(&xp, &a)
-	addTrees002(&xp, &a)
 	return a
 }
 
