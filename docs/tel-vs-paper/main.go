@@ -60,6 +60,7 @@ package main
 
 import (
 	"cmp"
+	"context"
 	"encoding/csv"
 	"flag"
 	"fmt"
@@ -74,9 +75,12 @@ import (
 	"sync"
 	"time"
 
+	"github.com/treegen/treegen/codegen"
 	"github.com/treegen/treegen/data"
+	"github.com/treegen/treegen/internal/harness"
 	"github.com/treegen/treegen/internal/pmlb"
 	"github.com/treegen/treegen/metrics"
+	rt "github.com/treegen/treegen/runtime"
 	"github.com/treegen/treegen/train/tel"
 )
 
@@ -139,6 +143,7 @@ const (
 
 // settings are the command's flags.
 type settings struct {
+	checkCodegen       bool
 	dir                string
 	seeds              int
 	valid              float64
@@ -197,6 +202,7 @@ type seedResult struct {
 	seconds   float64
 	gridSizes int
 	folds     int // 1: a single validation split; else k-fold cross-validation
+	checked   int // test rows on which generated code was checked (-check-codegen)
 }
 
 func main() {
@@ -226,6 +232,7 @@ func main() {
 	flag.IntVar(&s.trees, "trees", trees, "trees (the paper's fixed architecture has 10; anything else is an extra experiment)")
 	flag.IntVar(&s.depth, "depth", depth, "tree depth (the paper's fixed architecture has 4; anything else is an extra experiment)")
 	flag.Float64Var(&s.tolerance, "tolerance", 0.02, "the acceptance bound on |ours - paper|")
+	flag.BoolVar(&s.checkCodegen, "check-codegen", false, "also compile every final model with the smoothstep backend (float64) and check it against the interpreter, bit for bit, and the trainer, to 1e-12, on every test row")
 	flag.Parse()
 	s.cmdLine = "go run ./docs/tel-vs-paper " + strings.Join(os.Args[1:], " ")
 	var err error
@@ -556,8 +563,67 @@ configs:
 	if res.test, err = testAUC(en, testSet, truth, st.k); err != nil {
 		return res, err
 	}
+	if s.checkCodegen {
+		if res.checked, err = checkCodegen(en, testSet); err != nil {
+			return res, fmt.Errorf("seed %d: %w", seed, err)
+		}
+	}
 	res.seconds = time.Since(t0).Seconds()
 	return res, nil
+}
+
+// checkCodegen exports en, generates its smoothstep package (float64),
+// builds it and checks, on every row of d, that its margins equal the
+// interpreter's bit for bit and the trainer's to 1e-12 relative. It returns
+// the number of rows checked.
+func checkCodegen(en *tel.Ensemble, d *data.Dataset) (int, error) {
+	m, err := en.Model()
+	if err != nil {
+		return 0, err
+	}
+	files, err := codegen.Generate(m, codegen.Options{Package: "telcheck", Backend: "smoothstep"})
+	if err != nil {
+		return 0, err
+	}
+	dir, err := os.MkdirTemp("", "tel-vs-paper-")
+	if err != nil {
+		return 0, err
+	}
+	defer os.RemoveAll(dir)
+	if err := codegen.WriteDir(dir, files); err != nil {
+		return 0, err
+	}
+	rows := make([][]float64, d.Rows)
+	for i := range rows {
+		rows[i] = d.Row(i)
+	}
+	res, err := harness.Run(context.Background(), dir, rows, harness.Options{})
+	if err != nil {
+		return 0, err
+	}
+	p, err := rt.New[float64](m)
+	if err != nil {
+		return 0, err
+	}
+	interp := make([]float64, m.NumOutputs)
+	trainer := make([]float64, m.NumOutputs)
+	for i, x := range rows {
+		if err := p.PredictMargin(x, interp); err != nil {
+			return 0, err
+		}
+		if err := en.PredictMargin(x, trainer); err != nil {
+			return 0, err
+		}
+		for k, v := range res.Margins[i] {
+			if math.Float64bits(v) != math.Float64bits(interp[k]) {
+				return 0, fmt.Errorf("test row %d, output %d: generated margin %v, interpreter %v", i, k, v, interp[k])
+			}
+			if math.Abs(v-trainer[k]) > 1e-12*math.Max(1, math.Abs(trainer[k])) {
+				return 0, fmt.Errorf("test row %d, output %d: generated margin %v, trainer %v", i, k, v, trainer[k])
+			}
+		}
+	}
+	return len(rows), nil
 }
 
 // testAUC is the AUC of en's probabilities on the rows of d, whose classes
@@ -693,6 +759,16 @@ func report(s *settings, names []string, total time.Duration) error {
 	}
 	fmt.Printf("\n%d of %d data sets more than %.2f below the paper. Architecture %s. Total run time %s, %d workers. Command: `%s`\n",
 		misses, len(names), s.tolerance, arch, total.Round(time.Second), s.workers, s.cmdLine)
+	if s.checkCodegen {
+		checked, models := 0, 0
+		for _, n := range names {
+			for _, r := range s.results[n] {
+				checked += r.checked
+				models++
+			}
+		}
+		fmt.Printf("\nGenerated smoothstep code (float64) of all %d final models equals the interpreter bit for bit, and the trainer to 1e-12, on all %d test rows.\n", models, checked)
+	}
 	if s.out == "" {
 		return nil
 	}
