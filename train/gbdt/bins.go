@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/treegen/treegen/data"
+	"github.com/treegen/treegen/internal/parallel"
 )
 
 // binned is the training matrix quantised once, before the first tree.
@@ -73,7 +74,7 @@ func newBinned(d *data.Dataset, maxBins, threads int) *binned {
 		negInf: make([]bool, p),
 		min:    make([]float64, p),
 	}
-	parallelFor(groups, threads, func(group int) {
+	parallel.For(groups, threads, func(group int) {
 		vals := make([]float64, 0, n)
 		for f := 4 * group; f < min(4*group+4, p); f++ {
 			vals = vals[:0]

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/treegen/treegen/data"
+	"github.com/treegen/treegen/internal/parallel"
 	"github.com/treegen/treegen/ir"
 )
 
@@ -179,7 +180,7 @@ func boost(train, valid *data.Dataset, opts Options) (*result, error) {
 	roundTrees := make([]ir.Tree, K)
 	errs := make([]error, K)
 	for round := 1; round <= s.rounds; round++ {
-		parallelFor((n+gradBlock-1)/gradBlock, gradThreads, func(b int) {
+		parallel.For((n+gradBlock-1)/gradBlock, gradThreads, func(b int) {
 			tgt.gradients(margins, grads, b*gradBlock, min((b+1)*gradBlock, n))
 		})
 		// The random draws come first, in a fixed order.
@@ -195,7 +196,7 @@ func boost(train, valid *data.Dataset, opts Options) (*result, error) {
 				choose(rng, p, nfeat, func(i, f int) { features[k][i] = f })
 			}
 		}
-		parallelFor(K, treeThreads, func(k int) {
+		parallel.For(K, treeThreads, func(k int) {
 			g := <-growers
 			roundTrees[k], errs[k] = growTree(g, k)
 			growers <- g

@@ -4,6 +4,8 @@ import (
 	"container/heap"
 	"errors"
 	"math"
+
+	"github.com/treegen/treegen/internal/parallel"
 )
 
 // histBudget is the memory, in bytes, that the histograms of all growers
@@ -310,7 +312,7 @@ func (g *grower) partitionAll(ps []*nodeState) {
 	if rows < minParallelWork {
 		threads = 1
 	}
-	parallelFor(len(ps), threads, func(i int) { g.partition(ps[i]) })
+	parallel.For(len(ps), threads, func(i int) { g.partition(ps[i]) })
 }
 
 // partition reorders p's rows stably, those that its best split sends left
@@ -508,7 +510,7 @@ func (g *grower) phase() {
 			g.results[u] = append(g.results[u], noSplit)
 		}
 	}
-	parallelFor(len(g.units), threads, func(u int) {
+	parallel.For(len(g.units), threads, func(u int) {
 		group := g.units[u]
 		for _, b := range g.builds {
 			g.buildGroup(group, b)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/treegen/treegen/internal/parallel"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 )
@@ -92,7 +93,7 @@ func (e *ensemble) denseForward(w *denseWork, x []float64, n int, out []float64,
 	units := (n + denseRows - 1) / denseRows
 	reached := make([]int, units)
 	invGamma, invAlpha := 1/e.gamma, 1/e.alpha
-	parallelFor(units, threads, func(u int) {
+	parallel.For(units, threads, func(u int) {
 		for r := u * denseRows; r < min(n, (u+1)*denseRows); r++ {
 			z := w.z[r*nodes : (r+1)*nodes]
 			s := w.s[r*nodes : (r+1)*nodes]
@@ -169,7 +170,7 @@ func (e *ensemble) denseBackward(w *denseWork, x []float64, n int, dT []float64,
 	blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, general(n, e.k, dT), general(e.k, leaves, w.ot), 0, general(n, leaves, w.dleaf))
 	units := (n + denseRows - 1) / denseRows
 	invGamma, invAlpha := 1/e.gamma, 1/e.alpha
-	parallelFor(units, threads, func(u int) {
+	parallel.For(units, threads, func(u int) {
 		dp := w.dp[u]
 		for r := u * denseRows; r < min(n, (u+1)*denseRows); r++ {
 			z := w.z[r*nodes : (r+1)*nodes]

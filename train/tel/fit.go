@@ -10,7 +10,9 @@ import (
 	"time"
 
 	"github.com/treegen/treegen/data"
+	"github.com/treegen/treegen/internal/parallel"
 	"github.com/treegen/treegen/ir"
+	"github.com/treegen/treegen/train/internal/optim"
 )
 
 // condRows is the number of rows of a minibatch in a unit of work of the
@@ -99,7 +101,7 @@ func (e *ensemble) evaluate(x []float64, n int, base []float64, threads int) ([]
 	out := make([]float64, n*e.k)
 	units := (n + evalRows - 1) / evalRows
 	reached := make([]int, units)
-	parallelFor(units, threads, func(u int) {
+	parallel.For(units, threads, func(u int) {
 		tv := make([]float64, e.k)
 		for r := u * evalRows; r < min(n, (u+1)*evalRows); r++ {
 			o := out[r*e.k : (r+1)*e.k]
@@ -135,7 +137,7 @@ type trainer struct {
 	x, y    []float64 // standardised training rows, labels
 	n       int
 	g       *gradient
-	opt     *adam
+	opt     *optim.Adam
 	units   []*condUnit
 	dw      *denseWork
 	xb      []float64 // dense: the rows of the minibatch
@@ -149,7 +151,7 @@ func newTrainer(e *ensemble, s settings, tgt *target, x, y []float64, n int) (*t
 	tr := &trainer{
 		e: e, s: s, tgt: tgt, x: x, y: y, n: n,
 		g:       e.newGradient(),
-		opt:     newAdam(len(e.theta), s.lr),
+		opt:     optim.NewAdam(len(e.theta), s.lr),
 		margins: make([]float64, n*e.k),
 		losses:  make([]float64, n),
 	}
@@ -192,7 +194,7 @@ func (tr *trainer) step(idx []int) int {
 			tr.g.w[i] += 2 * l2 * w
 		}
 	}
-	tr.opt.step(tr.e.theta, tr.g.all, tr.s.threads)
+	tr.opt.Step(tr.e.theta, tr.g.all, tr.s.threads)
 	return reached
 }
 
@@ -207,7 +209,7 @@ func (tr *trainer) conditionalGradient(idx []int) int {
 	p, k, m := e.p, e.k, e.trees
 	scale := 1 / float64(len(idx))
 	units := (len(idx) + condRows - 1) / condRows
-	parallelFor(units, tr.s.threads, func(u int) {
+	parallel.For(units, tr.s.threads, func(u int) {
 		cu := tr.units[u]
 		cu.tr.reset()
 		cu.reached = 0
@@ -241,7 +243,7 @@ func (tr *trainer) conditionalGradient(idx []int) int {
 		}
 	})
 	g := tr.g
-	parallelFor(m, tr.s.threads, func(t int) {
+	parallel.For(m, tr.s.threads, func(t int) {
 		clear(g.w[t*e.inner*p : (t+1)*e.inner*p])
 		if g.b != nil {
 			clear(g.b[t*e.inner : (t+1)*e.inner])
@@ -455,7 +457,7 @@ func Fit(train, valid *data.Dataset, opts Options) (*Ensemble, error) {
 // received more of the training rows' probability mass (left on a tie,
 // and at nodes no training row reaches).
 func (e *ensemble) setDefaultDirections(x []float64, n, threads int) {
-	parallelFor(e.trees, threads, func(t int) {
+	parallel.For(e.trees, threads, func(t int) {
 		mass := make([]float64, e.inner+e.leaves) // heap order
 		tv := make([]float64, e.k)
 		var tr trace

@@ -1,0 +1,56 @@
+// Package optim holds the optimisers of treegen's gradient trainers.
+package optim
+
+import (
+	"math"
+
+	"github.com/treegen/treegen/internal/parallel"
+)
+
+// Adam is the Adam optimiser with Keras's defaults (β1 = 0.9, β2 = 0.999,
+// ε = 1e-7) and its update rule:
+//
+//	m = β1·m + (1-β1)·g;  v = β2·v + (1-β2)·g²
+//	θ = θ - lr·√(1-β2^t)/(1-β1^t) · m/(√v + ε)
+type Adam struct {
+	lr         float64
+	m, v       []float64
+	t          int
+	pow1, pow2 float64 // β1^t, β2^t
+}
+
+const (
+	adamBeta1   = 0.9
+	adamBeta2   = 0.999
+	adamEpsilon = 1e-7
+	// adamBlock is the number of parameters of a unit of work of a step.
+	adamBlock = 1 << 14
+)
+
+// NewAdam returns Adam for n parameters with learning rate lr.
+func NewAdam(n int, lr float64) *Adam {
+	return &Adam{lr: lr, m: make([]float64, n), v: make([]float64, n), pow1: 1, pow2: 1}
+}
+
+// Step moves theta against the gradient g, on up to threads goroutines for
+// large parameter vectors; the result does not depend on threads.
+func (a *Adam) Step(theta, g []float64, threads int) {
+	a.t++
+	a.pow1 *= adamBeta1
+	a.pow2 *= adamBeta2
+	lr := a.lr * math.Sqrt(1-a.pow2) / (1 - a.pow1)
+	n := len(theta)
+	if n < 4*adamBlock {
+		threads = 1
+	}
+	parallel.For((n+adamBlock-1)/adamBlock, threads, func(u int) {
+		lo, hi := u*adamBlock, min(n, (u+1)*adamBlock)
+		th, gr, m, v := theta[lo:hi], g[lo:hi], a.m[lo:hi], a.v[lo:hi]
+		for i, gi := range gr {
+			mi := adamBeta1*m[i] + (1-adamBeta1)*gi
+			vi := adamBeta2*v[i] + (1-adamBeta2)*gi*gi
+			m[i], v[i] = mi, vi
+			th[i] -= lr * mi / (math.Sqrt(vi) + adamEpsilon)
+		}
+	})
+}
