@@ -211,90 +211,11 @@ func TestGenerated(t *testing.T) {
 		return
 	}
 
-	mod, err := gentest.NewModule(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range cases {
-		if err := mod.Add(c.Case); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := mod.Gofmt(); err != nil {
-		t.Error(err)
-	}
-	start := time.Now()
-	results, err := mod.Run(true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("%d packages: vet, build and run in %v (build %v)", len(cases), time.Since(start).Round(time.Millisecond), mod.BuildTime.Round(time.Millisecond))
-
+	exp := make([]gentest.Expect, len(cases))
 	for i, c := range cases {
-		res := results[i]
-		if len(res.Margin) != len(c.Inputs) {
-			t.Fatalf("%s: %d rows of output for %d inputs", c.Name, len(res.Margin), len(c.Inputs))
-		}
-		if c.Allocs && (res.PredictAllocs != 0 || res.BatchAllocs != 0) {
-			t.Errorf("%s: Predict allocates %v times, PredictBatch %v times; want 0", c.Name, res.PredictAllocs, res.BatchAllocs)
-		}
-		want := gentest.Interpret(t, c.model, c.Inputs, c.Float32)
-		if c.noOracle != "" {
-			t.Logf("%s: not compared with the interpreter: %s", c.Name, c.noOracle)
-			want = gentest.Oracle{Margin: res.Margin, Predict: res.Predict, Class: res.Class}
-		}
-		fails := 0
-		for row := range c.Inputs {
-			if fails > 3 {
-				break
-			}
-			where := fmt.Sprintf("%s row %d %v", c.Name, row, c.Inputs[row])
-			if c.want != nil && !same(res.Margin[row], c.want[row]) {
-				t.Errorf("%s: PredictMargin = %v, hand computed %v", where, res.Margin[row], c.want[row])
-				fails++
-			}
-			if c.wantClass != nil && res.Class[row] != c.wantClass[row] {
-				t.Errorf("%s: PredictClass = %d, hand computed %d", where, res.Class[row], c.wantClass[row])
-				fails++
-			}
-			if !same(res.Margin[row], want.Margin[row]) {
-				t.Errorf("%s: PredictMargin = %v, interpreter %v", where, res.Margin[row], want.Margin[row])
-				fails++
-			}
-			if !same(res.Predict[row], want.Predict[row]) {
-				t.Errorf("%s: Predict = %v, interpreter %v", where, res.Predict[row], want.Predict[row])
-				fails++
-			}
-			if res.Class[row] != want.Class[row] {
-				t.Errorf("%s: PredictClass = %d, interpreter %d", where, res.Class[row], want.Class[row])
-				fails++
-			}
-		}
-		if fails > 0 {
-			dumpModel(t, c.Name, c.model)
-		}
+		exp[i] = gentest.Expect{Case: c.Case, Model: c.model, Margins: c.want, Classes: c.wantClass, NoOracle: c.noOracle}
 	}
-}
-
-// dumpModel logs a failing model.
-func dumpModel(t *testing.T, name string, m *ir.Model) {
-	data, _ := ir.Marshal(m)
-	if len(data) < 20000 {
-		t.Logf("%s model:\n%s", name, data)
-	}
-}
-
-// same compares two rows bit for bit (every NaN equals every NaN).
-func same(a, b []float64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if !gentest.SameFloat(a[i], b[i]) {
-			return false
-		}
-	}
-	return true
+	gentest.BuildAndCompare(t, exp)
 }
 
 func TestRefusals(t *testing.T) {

@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/treegen/treegen/codegen"
 	"github.com/treegen/treegen/codegen/internal/gentest"
@@ -367,62 +366,11 @@ func levelModels() []*ir.Model {
 // outputs with the interpreter's and the hand-computed ones.
 func check(t *testing.T, cases []buildCase) {
 	t.Helper()
-	mod, err := gentest.NewModule(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range cases {
-		if err := mod.Add(c.Case); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := mod.Gofmt(); err != nil {
-		t.Error(err)
-	}
-	start := time.Now()
-	results, err := mod.Run(true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("%d packages: vet, build and run in %v (build %v)", len(cases), time.Since(start).Round(time.Millisecond), mod.BuildTime.Round(time.Millisecond))
+	exp := make([]gentest.Expect, len(cases))
 	for i, c := range cases {
-		res := results[i]
-		if len(res.Margin) != len(c.Inputs) {
-			t.Fatalf("%s: %d rows of output for %d inputs", c.Name, len(res.Margin), len(c.Inputs))
-		}
-		if c.Allocs && (res.PredictAllocs != 0 || res.BatchAllocs != 0) {
-			t.Errorf("%s: Predict allocates %v times, PredictBatch %v times; want 0", c.Name, res.PredictAllocs, res.BatchAllocs)
-		}
-		want := gentest.Interpret(t, c.model, c.Inputs, c.Float32)
-		fails := 0
-		for row := range c.Inputs {
-			if fails > 3 {
-				break
-			}
-			where := fmt.Sprintf("%s row %d %v", c.Name, row, c.Inputs[row])
-			if c.want != nil && !same(res.Margin[row], c.want[row]) {
-				t.Errorf("%s: PredictMargin = %v, hand computed %v", where, res.Margin[row], c.want[row])
-				fails++
-			}
-			if !same(res.Margin[row], want.Margin[row]) {
-				t.Errorf("%s: PredictMargin = %v, interpreter %v", where, res.Margin[row], want.Margin[row])
-				fails++
-			}
-			if !same(res.Predict[row], want.Predict[row]) {
-				t.Errorf("%s: Predict = %v, interpreter %v", where, res.Predict[row], want.Predict[row])
-				fails++
-			}
-			if res.Class[row] != want.Class[row] {
-				t.Errorf("%s: PredictClass = %d, interpreter %d", where, res.Class[row], want.Class[row])
-				fails++
-			}
-		}
-		if fails > 0 {
-			if data, _ := ir.Marshal(c.model); len(data) < 20000 {
-				t.Logf("%s model:\n%s", c.Name, data)
-			}
-		}
+		exp[i] = gentest.Expect{Case: c.Case, Model: c.model, Margins: c.want}
 	}
+	gentest.BuildAndCompare(t, exp)
 }
 
 // same compares two rows bit for bit (every NaN equals every NaN).
