@@ -11,6 +11,7 @@ import (
 	"github.com/treegen/treegen/data"
 	"github.com/treegen/treegen/internal/parallel"
 	"github.com/treegen/treegen/ir"
+	"github.com/treegen/treegen/train/internal/trainset"
 )
 
 // result is what boost returns: the model, and for tests the training
@@ -31,8 +32,11 @@ func boost(train, valid *data.Dataset, opts Options) (*result, error) {
 		return nil, err
 	}
 	if valid != nil {
-		if err := checkValid(train, valid); err != nil {
+		if err := checkData(valid, "validation"); err != nil {
 			return nil, err
+		}
+		if err := trainset.CheckValid(train, valid); err != nil {
+			return nil, fmt.Errorf("gbdt: %w", err)
 		}
 	}
 	tgt, err := newTarget(train, s.objective)

@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"math"
 	"runtime"
-	"slices"
 	"strconv"
 	"time"
 
 	"github.com/treegen/treegen/data"
 	"github.com/treegen/treegen/ir"
+	"github.com/treegen/treegen/train/internal/trainset"
 )
 
 // Objective is the loss the ensemble minimises; it also fixes the task and
@@ -255,53 +255,13 @@ func Train(train, valid *data.Dataset, opts Options) (*ir.Model, error) {
 }
 
 // checkData returns an error unless d is a well-formed data set with a
-// finite target. what names it in errors.
+// finite target that this trainer can index. what names it in errors.
 func checkData(d *data.Dataset, what string) error {
-	switch {
-	case d == nil:
-		return fmt.Errorf("gbdt: no %s set", what)
-	case d.Rows <= 0:
-		return fmt.Errorf("gbdt: the %s set has no rows", what)
-	case d.Cols <= 0:
-		return fmt.Errorf("gbdt: the %s set has no features", what)
-	case d.Y == nil:
-		return fmt.Errorf("gbdt: the %s set has no target column", what)
-	case len(d.X) != d.Rows*d.Cols:
-		return fmt.Errorf("gbdt: malformed %s set: %d values for %d rows of %d features", what, len(d.X), d.Rows, d.Cols)
-	case len(d.Y) != d.Rows:
-		return fmt.Errorf("gbdt: malformed %s set: %d target values for %d rows", what, len(d.Y), d.Rows)
-	case d.Features != nil && len(d.Features) != d.Cols:
-		return fmt.Errorf("gbdt: malformed %s set: %d feature names for %d features", what, len(d.Features), d.Cols)
-	case d.Rows > math.MaxInt32:
+	if err := trainset.Check(d, what); err != nil {
+		return fmt.Errorf("gbdt: %w", err)
+	}
+	if d.Rows > math.MaxInt32 {
 		return fmt.Errorf("gbdt: %d rows are more than the %d this trainer handles", d.Rows, math.MaxInt32)
 	}
-	for r, v := range d.Y {
-		if math.IsNaN(v) {
-			return fmt.Errorf("gbdt: the target of %s row %d (0-based) is missing (NaN)", what, r)
-		}
-		if math.IsInf(v, 0) {
-			return fmt.Errorf("gbdt: the target of %s row %d (0-based) is infinite (%v)", what, r, v)
-		}
-	}
 	return nil
 }
-
-// checkValid returns an error unless valid has the columns of train.
-func checkValid(train, valid *data.Dataset) error {
-	if err := checkData(valid, "validation"); err != nil {
-		return err
-	}
-	if valid.Cols != train.Cols {
-		return fmt.Errorf("gbdt: the validation set has %d features, the training set %d", valid.Cols, train.Cols)
-	}
-	if train.Features != nil && valid.Features != nil && !slices.Equal(train.Features, valid.Features) {
-		for j := range train.Features {
-			if train.Features[j] != valid.Features[j] {
-				return fmt.Errorf("gbdt: feature %d is %q in the validation set, %q in the training set", j, valid.Features[j], train.Features[j])
-			}
-		}
-	}
-	return nil
-}
-
-func formatLabel(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }

@@ -7,6 +7,7 @@ import (
 	"github.com/treegen/treegen/data"
 	"github.com/treegen/treegen/ir"
 	"github.com/treegen/treegen/metrics"
+	"github.com/treegen/treegen/train/internal/trainset"
 )
 
 // minHessian is the floor of the hessians of the classification losses
@@ -40,7 +41,7 @@ func newTarget(d *data.Dataset, obj Objective) (*target, error) {
 	}
 	switch {
 	case len(labels) < 2:
-		return nil, fmt.Errorf("gbdt: the target has a single class (%s) in all %d rows: nothing to classify", formatLabel(labels[0]), d.Rows)
+		return nil, fmt.Errorf("gbdt: the target has a single class (%s) in all %d rows: nothing to classify", trainset.Label(labels[0]), d.Rows)
 	case obj == Logistic && len(labels) > 2:
 		return nil, fmt.Errorf("gbdt: the logistic objective needs two classes, the target has %d: use softmax", len(labels))
 	}
@@ -65,30 +66,11 @@ func (t *target) classesOf(d *data.Dataset) ([]int32, error) {
 	for r, v := range d.Y {
 		c, ok := index[v]
 		if !ok {
-			return nil, fmt.Errorf("gbdt: validation row %d (0-based) has class %s, which the training set lacks", r, formatLabel(v))
+			return nil, fmt.Errorf("gbdt: validation row %d (0-based) has class %s, which the training set lacks", r, trainset.Label(v))
 		}
 		cls[r] = c
 	}
 	return cls, nil
-}
-
-// task, link and class names of the model.
-func (t *target) describe(m *ir.Model) {
-	switch t.obj {
-	case SquaredError:
-		m.Task, m.Link = ir.Regression, ir.Identity
-	case Logistic:
-		m.Task, m.Link = ir.Binary, ir.Sigmoid
-	case Softmax:
-		m.Task, m.Link = ir.Multiclass, ir.Softmax
-	}
-	m.NumOutputs = t.k
-	if t.labels != nil {
-		m.ClassNames = make([]string, len(t.labels))
-		for i, v := range t.labels {
-			m.ClassNames[i] = formatLabel(v)
-		}
-	}
 }
 
 // baseScore returns the initial margins: the constant model that minimises
@@ -289,4 +271,16 @@ func (s *scorer) auc(margins []float64) float64 {
 	}
 	w := s.probabilities(margins)
 	return metrics.MacroAUC(s.truth, s.probs, w)
+}
+
+// describe sets the task, outputs, link and class names of the model.
+func (t *target) describe(m *ir.Model) {
+	task := ir.Regression
+	switch t.obj {
+	case Logistic:
+		task = ir.Binary
+	case Softmax:
+		task = ir.Multiclass
+	}
+	trainset.Describe(m, task, t.k, t.labels)
 }

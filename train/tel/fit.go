@@ -13,6 +13,7 @@ import (
 	"github.com/treegen/treegen/internal/parallel"
 	"github.com/treegen/treegen/ir"
 	"github.com/treegen/treegen/train/internal/optim"
+	"github.com/treegen/treegen/train/internal/trainset"
 )
 
 // condRows is the number of rows of a minibatch in a unit of work of the
@@ -344,12 +345,12 @@ func Fit(train, valid *data.Dataset, opts Options) (*Ensemble, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkData(train, "training"); err != nil {
-		return nil, err
+	if err := trainset.Check(train, "training"); err != nil {
+		return nil, fmt.Errorf("tel: %w", err)
 	}
 	if valid != nil {
-		if err := checkValid(train, valid); err != nil {
-			return nil, err
+		if err := trainset.CheckValid(train, valid); err != nil {
+			return nil, fmt.Errorf("tel: %w", err)
 		}
 	}
 	tgt, err := newTarget(train, s.loss)

@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strconv"
 
 	"github.com/treegen/treegen/data"
 	"github.com/treegen/treegen/ir"
 	"github.com/treegen/treegen/metrics"
+	"github.com/treegen/treegen/train/internal/trainset"
 )
 
 // target is the training target in the form a loss needs.
@@ -25,8 +25,6 @@ type target struct {
 	// 1 for classification).
 	shift, scale float64
 }
-
-func formatLabel(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 
 // newTarget prepares the target of d for loss.
 func newTarget(d *data.Dataset, loss Loss) (*target, error) {
@@ -56,7 +54,7 @@ func newTarget(d *data.Dataset, loss Loss) (*target, error) {
 	}
 	switch {
 	case len(labels) < 2:
-		return nil, fmt.Errorf("tel: the target has a single class (%s) in all %d rows: nothing to classify", formatLabel(labels[0]), d.Rows)
+		return nil, fmt.Errorf("tel: the target has a single class (%s) in all %d rows: nothing to classify", trainset.Label(labels[0]), d.Rows)
 	case loss == Logistic && len(labels) > 2:
 		return nil, fmt.Errorf("tel: the logistic loss needs two classes, the target has %d: use softmax", len(labels))
 	}
@@ -94,7 +92,7 @@ func (t *target) labelsOf(d *data.Dataset, what string) ([]float64, error) {
 	for r, v := range d.Y {
 		c, found := slices.BinarySearch(t.labels, v)
 		if !found {
-			return nil, fmt.Errorf("tel: %s row %d (0-based) has class %s, which the training set lacks", what, r, formatLabel(v))
+			return nil, fmt.Errorf("tel: %s row %d (0-based) has class %s, which the training set lacks", what, r, trainset.Label(v))
 		}
 		y[r] = float64(c)
 	}
@@ -174,73 +172,6 @@ func softmaxInPlace(v []float64) {
 	for j := range v {
 		v[j] /= s
 	}
-}
-
-// describe sets the task, outputs, link and class names of m.
-func (t *target) describe(m *ir.Model) {
-	switch t.loss {
-	case SquaredError:
-		m.Task, m.Link = ir.Regression, ir.Identity
-	case Logistic:
-		m.Task, m.Link = ir.Binary, ir.Sigmoid
-	case Softmax:
-		m.Task, m.Link = ir.Multiclass, ir.Softmax
-	}
-	m.NumOutputs = t.k
-	if t.labels != nil {
-		m.ClassNames = make([]string, len(t.labels))
-		for i, v := range t.labels {
-			m.ClassNames[i] = formatLabel(v)
-		}
-	}
-}
-
-// checkData returns an error unless d is a well-formed data set with a
-// finite target. what names it in errors.
-func checkData(d *data.Dataset, what string) error {
-	switch {
-	case d == nil:
-		return fmt.Errorf("tel: no %s set", what)
-	case d.Rows <= 0:
-		return fmt.Errorf("tel: the %s set has no rows", what)
-	case d.Cols <= 0:
-		return fmt.Errorf("tel: the %s set has no features", what)
-	case d.Y == nil:
-		return fmt.Errorf("tel: the %s set has no target column", what)
-	case len(d.X) != d.Rows*d.Cols:
-		return fmt.Errorf("tel: malformed %s set: %d values for %d rows of %d features", what, len(d.X), d.Rows, d.Cols)
-	case len(d.Y) != d.Rows:
-		return fmt.Errorf("tel: malformed %s set: %d target values for %d rows", what, len(d.Y), d.Rows)
-	case d.Features != nil && len(d.Features) != d.Cols:
-		return fmt.Errorf("tel: malformed %s set: %d feature names for %d features", what, len(d.Features), d.Cols)
-	}
-	for r, v := range d.Y {
-		if math.IsNaN(v) {
-			return fmt.Errorf("tel: the target of %s row %d (0-based) is missing (NaN)", what, r)
-		}
-		if math.IsInf(v, 0) {
-			return fmt.Errorf("tel: the target of %s row %d (0-based) is infinite (%v)", what, r, v)
-		}
-	}
-	return nil
-}
-
-// checkValid returns an error unless valid has the columns of train.
-func checkValid(train, valid *data.Dataset) error {
-	if err := checkData(valid, "validation"); err != nil {
-		return err
-	}
-	if valid.Cols != train.Cols {
-		return fmt.Errorf("tel: the validation set has %d features, the training set %d", valid.Cols, train.Cols)
-	}
-	if train.Features != nil && valid.Features != nil {
-		for j := range train.Features {
-			if train.Features[j] != valid.Features[j] {
-				return fmt.Errorf("tel: feature %d is %q in the validation set, %q in the training set", j, valid.Features[j], train.Features[j])
-			}
-		}
-	}
-	return nil
 }
 
 // featureName names feature j of d in errors.
@@ -327,4 +258,16 @@ func (st *standardiser) apply(d *data.Dataset, impute bool, what string) ([]floa
 		}
 	}
 	return x, nil
+}
+
+// describe sets the task, outputs, link and class names of m.
+func (t *target) describe(m *ir.Model) {
+	task := ir.Regression
+	switch t.loss {
+	case Logistic:
+		task = ir.Binary
+	case Softmax:
+		task = ir.Multiclass
+	}
+	trainset.Describe(m, task, t.k, t.labels)
 }

@@ -1,0 +1,66 @@
+package trainset
+
+import (
+	"math"
+	"testing"
+
+	"github.com/treegen/treegen/data"
+	"github.com/treegen/treegen/ir"
+)
+
+func TestCheck(t *testing.T) {
+	good := func() *data.Dataset {
+		return &data.Dataset{Features: []string{"a", "b"}, X: []float64{1, 2, 3, 4}, Y: []float64{0, 1}, Rows: 2, Cols: 2}
+	}
+	mod := func(f func(d *data.Dataset)) *data.Dataset { d := good(); f(d); return d }
+	tests := []struct {
+		name string
+		d    *data.Dataset
+		want string
+	}{
+		{"good", good(), ""},
+		{"nil", nil, "no training set"},
+		{"no rows", mod(func(d *data.Dataset) { d.Rows, d.X, d.Y = 0, nil, nil }), "the training set has no rows"},
+		{"no target", mod(func(d *data.Dataset) { d.Y = nil }), "the training set has no target column"},
+		{"ragged", mod(func(d *data.Dataset) { d.X = d.X[:3] }), "malformed training set: 3 values for 2 rows of 2 features"},
+		{"NaN target", mod(func(d *data.Dataset) { d.Y[1] = math.NaN() }), "the target of training row 1 (0-based) is missing (NaN)"},
+		{"Inf target", mod(func(d *data.Dataset) { d.Y[0] = math.Inf(-1) }), "the target of training row 0 (0-based) is infinite (-Inf)"},
+	}
+	for _, tc := range tests {
+		err := Check(tc.d, "training")
+		if (err == nil) != (tc.want == "") || (err != nil && err.Error() != tc.want) {
+			t.Errorf("%s: error %v, want %q", tc.name, err, tc.want)
+		}
+	}
+	other := good()
+	other.Features = []string{"a", "c"}
+	if err := CheckValid(good(), other); err == nil || err.Error() != `feature 1 is "c" in the validation set, "b" in the training set` {
+		t.Errorf("CheckValid: %v", err)
+	}
+}
+
+func TestDescribe(t *testing.T) {
+	tests := []struct {
+		task   ir.Task
+		k      int
+		labels []float64
+		link   ir.Link
+		names  []string
+	}{
+		{ir.Regression, 1, nil, ir.Identity, nil},
+		{ir.Binary, 1, []float64{-1, 1}, ir.Sigmoid, []string{"-1", "1"}},
+		{ir.Multiclass, 3, []float64{0, 0.5, 1e21}, ir.Softmax, []string{"0", "0.5", "1e+21"}},
+	}
+	for _, tc := range tests {
+		var m ir.Model
+		Describe(&m, tc.task, tc.k, tc.labels)
+		if m.Task != tc.task || m.Link != tc.link || m.NumOutputs != tc.k || len(m.ClassNames) != len(tc.names) {
+			t.Fatalf("%s: %+v", tc.task, m)
+		}
+		for i := range tc.names {
+			if m.ClassNames[i] != tc.names[i] {
+				t.Errorf("%s: class %d named %q, want %q", tc.task, i, m.ClassNames[i], tc.names[i])
+			}
+		}
+	}
+}
