@@ -189,6 +189,15 @@ func build[F Float](m *ir.Model, general bool) (*Predictor[F], error) {
 			p.count = append(p.count, F(n))
 		}
 	}
+	// The perfect layout pays off when trees are walked several at a time;
+	// a lone tree walked on it would pay for its full depth on every path.
+	fast := 0
+	for i := range m.Trees {
+		if !general && !m.Trees[i].Latent && p.isFast(&m.Trees[i]) {
+			fast++
+		}
+	}
+	pad := fast >= 4
 	z := 0
 	for i := range m.Trees {
 		t := &m.Trees[i]
@@ -211,7 +220,7 @@ func build[F Float](m *ir.Model, general bool) (*Predictor[F], error) {
 			ref.kind = hardTree
 			p.needScratch = true
 		}
-		if ref.kind == fastTree && paddable(t) {
+		if ref.kind == fastTree && pad && paddable(t) {
 			ref.kind = perfTree
 			ref.root, ref.leaf = p.addPerfect(t)
 		} else if ref.kind == fastTree {

@@ -14,6 +14,7 @@ require (
 	github.com/spf13/pflag v1.0.9 // indirect
 	golang.org/x/sys v0.46.0 // indirect
 	golang.org/x/term v0.44.0 // indirect
+	gonum.org/v1/gonum v0.16.0 // indirect
 )
 
 replace github.com/treegen/treegen => ../..
