@@ -33,3 +33,20 @@ func ExampleRead() {
 	// [NaN 48000] -> 0
 	// people.tsv:4:2: cell "abc" in column "income" is not a number
 }
+
+func ExampleStratifiedFolds() {
+	class := []int{0, 0, 0, 0, 1, 1, 1, 1, 1, 1}
+	fold := data.StratifiedFolds(class, 2, 1)
+	for f := range 2 {
+		var rows []int
+		for r, g := range fold {
+			if g == f {
+				rows = append(rows, r)
+			}
+		}
+		fmt.Println("fold", f, "validates rows", rows)
+	}
+	// Output:
+	// fold 0 validates rows [0 1 5 7 8]
+	// fold 1 validates rows [2 3 4 6 9]
+}

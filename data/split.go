@@ -3,6 +3,7 @@ package data
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -54,19 +55,9 @@ func Classes(y []float64) (labels []float64, index []int, err error) {
 // to test, the rest to train. class may hold any int values, not only
 // 0..C-1. Both results are non-nil.
 func StratifiedSplit(class []int, frac float64, seed uint64) (train, test []int) {
-	byClass := make(map[int][]int)
-	for r, c := range class {
-		byClass[c] = append(byClass[c], r)
-	}
-	keys := make([]int, 0, len(byClass))
-	for c := range byClass {
-		keys = append(keys, c)
-	}
-	slices.Sort(keys)
 	rng := newRand(seed)
 	train, test = []int{}, []int{}
-	for _, c := range keys {
-		rows := byClass[c]
+	for _, rows := range strata(class) {
 		k := testCount(len(rows), frac)
 		rng.Shuffle(len(rows), func(i, j int) { rows[i], rows[j] = rows[j], rows[i] })
 		test = append(test, rows[:k]...)
@@ -75,6 +66,44 @@ func StratifiedSplit(class []int, frac float64, seed uint64) (train, test []int)
 	slices.Sort(train)
 	slices.Sort(test)
 	return train, test
+}
+
+// StratifiedFolds deals the rows to the k folds of a stratified k-fold
+// cross-validation, deterministic for a seed: fold[r] in 0..k-1 is the
+// fold of row r (k < 1 counts as 1). The classes are visited in ascending
+// order of class value with one generator, created from the seed as for
+// StratifiedSplit; the rows of each class, in ascending order, are
+// permuted with its Shuffle and dealt to the folds in turn, the count
+// carrying on from one class to the next. So the folds' sizes differ by at
+// most one, and so do the sizes of every class in them.
+func StratifiedFolds(class []int, k int, seed uint64) []int {
+	k = max(k, 1)
+	rng := newRand(seed)
+	fold := make([]int, len(class))
+	next := 0
+	for _, rows := range strata(class) {
+		rng.Shuffle(len(rows), func(i, j int) { rows[i], rows[j] = rows[j], rows[i] })
+		for _, r := range rows {
+			fold[r] = next % k
+			next++
+		}
+	}
+	return fold
+}
+
+// strata returns the rows of every class, in ascending order of class
+// value, each class's rows in ascending order.
+func strata(class []int) [][]int {
+	byClass := make(map[int][]int)
+	for r, c := range class {
+		byClass[c] = append(byClass[c], r)
+	}
+	keys := slices.Sorted(maps.Keys(byClass))
+	out := make([][]int, len(keys))
+	for i, c := range keys {
+		out[i] = byClass[c]
+	}
+	return out
 }
 
 // Split is the same without strata (regression).

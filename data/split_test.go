@@ -130,6 +130,56 @@ func TestStratifiedSplit(t *testing.T) {
 	checkPartition(t, 0, train, test)
 }
 
+func TestStratifiedFolds(t *testing.T) {
+	// Class sizes 1, 7 and 23, interleaved, and arbitrary class values.
+	var class []int
+	for i := range 23 {
+		class = append(class, 40)
+		if i < 7 {
+			class = append(class, -3)
+		}
+		if i == 0 {
+			class = append(class, 9)
+		}
+	}
+	for _, k := range []int{0, 1, 2, 5, 31, 40} {
+		fold := data.StratifiedFolds(class, k, 7)
+		folds := max(k, 1)
+		if len(fold) != len(class) {
+			t.Fatalf("k=%d: %d folds for %d rows", k, len(fold), len(class))
+		}
+		size := make([]int, folds)
+		per := map[int][]int{}
+		for r, f := range fold {
+			if f < 0 || f >= folds {
+				t.Fatalf("k=%d: row %d in fold %d", k, r, f)
+			}
+			size[f]++
+			if per[class[r]] == nil {
+				per[class[r]] = make([]int, folds)
+			}
+			per[class[r]][f]++
+		}
+		if slices.Max(size)-slices.Min(size) > 1 {
+			t.Errorf("k=%d: fold sizes %v differ by more than one", k, size)
+		}
+		for c, n := range per {
+			if slices.Max(n)-slices.Min(n) > 1 {
+				t.Errorf("k=%d: class %d spread over the folds as %v", k, c, n)
+			}
+		}
+		if !slices.Equal(fold, data.StratifiedFolds(class, k, 7)) {
+			t.Errorf("k=%d: not deterministic", k)
+		}
+	}
+	if slices.Equal(data.StratifiedFolds(class, 5, 1), data.StratifiedFolds(class, 5, 2)) {
+		t.Error("seeds 1 and 2 give the same folds")
+	}
+	if got := data.StratifiedFolds(nil, 5, 1); len(got) != 0 {
+		t.Errorf("no rows: %v", got)
+	}
+}
+
 func TestSplit(t *testing.T) {
 	tests := []struct {
 		n     int

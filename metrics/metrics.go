@@ -1,9 +1,12 @@
 // Package metrics computes the evaluation measures treegen reports:
-// accuracy, area under the ROC curve, log-loss and mean squared error.
+// accuracy, area under the ROC curve, log-loss and mean squared error, and
+// the softmax that turns a multiclass model's margins into the
+// probabilities they rank.
 package metrics
 
 import (
 	"math"
+	"slices"
 	"sort"
 )
 
@@ -122,4 +125,19 @@ func MSE(truth, pred []float64) float64 {
 		s += d * d
 	}
 	return s / float64(len(truth))
+}
+
+// Softmax writes into p the softmax of the margins m (p and m may be the
+// same slice): p[c] = exp(m[c]-max(m)) / Σ exp(m[j]-max(m)), the sum added
+// in order of c.
+func Softmax(p, m []float64) {
+	mx := slices.Max(m)
+	s := 0.0
+	for c, v := range m {
+		p[c] = math.Exp(v - mx)
+		s += p[c]
+	}
+	for c := range p[:len(m)] {
+		p[c] /= s
+	}
 }

@@ -64,3 +64,36 @@ func ExampleAUC() {
 	fmt.Println(AUC([]bool{false, false, true, true}, []float64{0.1, 0.4, 0.35, 0.8}))
 	// Output: 0.75
 }
+
+func TestSoftmax(t *testing.T) {
+	e := math.E
+	tests := []struct {
+		name string
+		m    []float64
+		want []float64
+	}{
+		{"two", []float64{0, 1}, []float64{1 / (1 + e), e / (1 + e)}},
+		{"uniform", []float64{3, 3, 3, 3}, []float64{0.25, 0.25, 0.25, 0.25}},
+		{"large margins do not overflow", []float64{1000, 1001}, []float64{1 / (1 + e), e / (1 + e)}},
+		{"one", []float64{-7}, []float64{1}},
+	}
+	for _, tc := range tests {
+		p := make([]float64, len(tc.m))
+		Softmax(p, tc.m)
+		inPlace := append([]float64(nil), tc.m...)
+		Softmax(inPlace, inPlace)
+		for c := range tc.want {
+			if !near(p[c], tc.want[c]) || p[c] != inPlace[c] {
+				t.Errorf("%s: Softmax = %v (in place %v), want %v", tc.name, p, inPlace, tc.want)
+				break
+			}
+		}
+	}
+}
+
+func ExampleSoftmax() {
+	p := make([]float64, 3)
+	Softmax(p, []float64{1, 2, 3})
+	fmt.Printf("%.4f\n", p)
+	// Output: [0.0900 0.2447 0.6652]
+}

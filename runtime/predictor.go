@@ -189,19 +189,11 @@ func build[F Float](m *ir.Model, general bool) (*Predictor[F], error) {
 			p.count = append(p.count, F(n))
 		}
 	}
-	// The perfect layout pays off when trees are walked several at a time;
-	// a lone tree walked on it would pay for its full depth on every path.
-	fast := 0
+	z, fast := 0, 0
+	p.trees = make([]treeRef, len(m.Trees))
 	for i := range m.Trees {
-		if !general && !m.Trees[i].Latent && p.isFast(&m.Trees[i]) {
-			fast++
-		}
-	}
-	pad := fast >= 4
-	z := 0
-	for i := range m.Trees {
-		t := &m.Trees[i]
-		ref := treeRef{out: int32(t.Output), nodes: int32(len(t.Nodes)), depth: int32(t.Depth())}
+		t, ref := &m.Trees[i], &p.trees[i]
+		*ref = treeRef{out: int32(t.Output), nodes: int32(len(t.Nodes)), depth: int32(t.Depth())}
 		switch {
 		case t.Latent:
 			ref.kind = latentTree
@@ -213,6 +205,7 @@ func build[F Float](m *ir.Model, general bool) (*Predictor[F], error) {
 			p.needScratch = true
 		case !general && p.isFast(t):
 			ref.kind = fastTree
+			fast++
 		case hasSoft(t):
 			ref.kind = softTree
 			p.needScratch = true
@@ -220,15 +213,21 @@ func build[F Float](m *ir.Model, general bool) (*Predictor[F], error) {
 			ref.kind = hardTree
 			p.needScratch = true
 		}
-		if ref.kind == fastTree && pad && paddable(t) {
+	}
+	// The perfect layout pays off when trees are walked several at a time;
+	// a lone tree walked on it would pay for its full depth on every path.
+	pad := fast >= 4
+	for i := range p.trees {
+		t, ref := &m.Trees[i], &p.trees[i]
+		switch {
+		case ref.kind == fastTree && pad && paddable(t):
 			ref.kind = perfTree
 			ref.root, ref.leaf = p.addPerfect(t)
-		} else if ref.kind == fastTree {
+		case ref.kind == fastTree:
 			ref.root = p.addFast(t)
-		} else {
+		default:
 			ref.root = p.addGen(t)
 		}
-		p.trees = append(p.trees, ref)
 	}
 	// Mark runs of consecutive fast (or perfect) trees, walked together.
 	for i := len(p.trees) - 1; i >= 0; i-- {

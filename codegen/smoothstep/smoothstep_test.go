@@ -373,19 +373,6 @@ func check(t *testing.T, cases []buildCase) {
 	gentest.BuildAndCompare(t, exp)
 }
 
-// same compares two rows bit for bit (every NaN equals every NaN).
-func same(a, b []float64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if !gentest.SameFloat(a[i], b[i]) {
-			return false
-		}
-	}
-	return true
-}
-
 // TestPrune checks that Prune > 0 drops exactly the weights |w| <= Prune of
 // soft nodes: the generated code equals the interpreter on the model
 // without them, bit for bit, and no longer equals it on the model itself.
@@ -414,7 +401,7 @@ func TestPrune(t *testing.T) {
 		c.want = [][]float64{{1.5}, {1.5}, {1.15625}}
 		cases = append(cases, c)
 	}
-	if got := gentest.Interpret(t, m, rows, false).Margin; !same(got[1], []float64{2}) || !same(got[0], []float64{1.15625}) {
+	if got := gentest.Interpret(t, m, rows, false).Margin; !gentest.SameRow(got[1], []float64{2}) || !gentest.SameRow(got[0], []float64{1.15625}) {
 		t.Errorf("interpreter on the unpruned stump: %v, want 1.15625 and 2 in rows 0 and 1", got)
 	}
 	if t.Failed() {

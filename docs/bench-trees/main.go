@@ -17,6 +17,7 @@ import (
 	"encoding/csv"
 	"flag"
 	"fmt"
+	"io"
 	"log"
 	"math"
 	"os"
@@ -30,6 +31,7 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"github.com/treegen/treegen/codegen"
+	"github.com/treegen/treegen/internal/atomicfile"
 	"github.com/treegen/treegen/internal/harness"
 	"github.com/treegen/treegen/internal/randmodel"
 	"github.com/treegen/treegen/ir"
@@ -64,13 +66,9 @@ func main() {
 		}
 	}
 	backends = append(backends, "quickscorer batch", "interp batch")
-	f, err := os.Create(filepath.Join(*out, "bench-trees.csv"))
-	if err != nil {
-		log.Fatal(err)
-	}
-	w := csv.NewWriter(f)
-	w.WriteAll(table)
-	if err := f.Close(); err != nil {
+	if err := atomicfile.Write(filepath.Join(*out, "bench-trees.csv"), 0o644, func(w io.Writer) error {
+		return csv.NewWriter(w).WriteAll(table)
+	}); err != nil {
 		log.Fatal(err)
 	}
 	if err := draw(filepath.Join(*out, "bench-trees.png"), sizes, backends, ns); err != nil {

@@ -20,8 +20,8 @@ import (
 	"encoding/csv"
 	"flag"
 	"fmt"
+	"io"
 	"log"
-	"os"
 	"path/filepath"
 	"strconv"
 	"time"
@@ -32,6 +32,7 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"github.com/treegen/treegen/data"
+	"github.com/treegen/treegen/internal/atomicfile"
 	"github.com/treegen/treegen/train/tel"
 )
 
@@ -87,15 +88,9 @@ func main() {
 		log.Printf("depth %2d  conditional speed-up: %.1fx over dense smooth-step, %.1fx over dense logistic", depth,
 			secs[passes[1].name][i]/secs[passes[0].name][i], secs[passes[2].name][i]/secs[passes[0].name][i])
 	}
-	f, err := os.Create(filepath.Join(*out, "tel-speed.csv"))
-	if err != nil {
-		log.Fatal(err)
-	}
-	w := csv.NewWriter(f)
-	if err := w.WriteAll(table); err != nil {
-		log.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
+	if err := atomicfile.Write(filepath.Join(*out, "tel-speed.csv"), 0o644, func(w io.Writer) error {
+		return csv.NewWriter(w).WriteAll(table)
+	}); err != nil {
 		log.Fatal(err)
 	}
 	if err := draw(filepath.Join(*out, "tel-speed.png"), depths, secs); err != nil {

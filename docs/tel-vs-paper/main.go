@@ -62,10 +62,11 @@ import (
 	"cmp"
 	"context"
 	"encoding/csv"
+	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"math"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -77,6 +78,7 @@ import (
 
 	"github.com/treegen/treegen/codegen"
 	"github.com/treegen/treegen/data"
+	"github.com/treegen/treegen/internal/atomicfile"
 	"github.com/treegen/treegen/internal/harness"
 	"github.com/treegen/treegen/internal/pmlb"
 	"github.com/treegen/treegen/metrics"
@@ -374,21 +376,10 @@ func run(s *settings) error {
 	close(work)
 	wg.Wait()
 	if len(s.failures) > 0 {
-		return errorsJoin(s.failures)
+		return fmt.Errorf("%d units failed:\n%w", len(s.failures), errors.Join(s.failures...))
 	}
 	total := time.Since(s.start)
 	return report(s, names, total)
-}
-
-func errorsJoin(errs []error) error {
-	var b strings.Builder
-	for i, e := range errs {
-		if i > 0 {
-			b.WriteString("; ")
-		}
-		b.WriteString(e.Error())
-	}
-	return fmt.Errorf("%d units failed: %s", len(errs), b.String())
 }
 
 func load(s *settings, name string) (*set, error) {
@@ -433,30 +424,7 @@ func tuningSplits(train, class []int, folds int, valid float64, seed uint64) [][
 		fit, val := data.StratifiedSplit(trainClass, valid, seed)
 		return [][2][]int{{pick(fit), pick(val)}}
 	}
-	// Stratified k-fold: the positions of every class, in ascending order
-	// of class, shuffled, dealt to the folds in turn (the count carries on
-	// from one class to the next, so that the folds' sizes differ by at
-	// most one).
-	byClass := map[int][]int{}
-	for i, c := range trainClass {
-		byClass[c] = append(byClass[c], i)
-	}
-	keys := make([]int, 0, len(byClass))
-	for c := range byClass {
-		keys = append(keys, c)
-	}
-	slices.Sort(keys)
-	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
-	fold := make([]int, len(train))
-	next := 0
-	for _, c := range keys {
-		pos := byClass[c]
-		rng.Shuffle(len(pos), func(i, j int) { pos[i], pos[j] = pos[j], pos[i] })
-		for _, i := range pos {
-			fold[i] = next % folds
-			next++
-		}
-	}
+	fold := data.StratifiedFolds(trainClass, folds, seed)
 	out := make([][2][]int, folds)
 	for f := range folds {
 		var fit, val []int
@@ -645,15 +613,7 @@ func testAUC(en *tel.Ensemble, d *data.Dataset, truth []int, k int) (float64, er
 			p[0] = 1 - p[1]
 			continue
 		}
-		mx := slices.Max(margin)
-		sum := 0.0
-		for c, v := range margin {
-			p[c] = math.Exp(v - mx)
-			sum += p[c]
-		}
-		for c := range p {
-			p[c] /= sum
-		}
+		metrics.Softmax(p, margin)
 	}
 	return metrics.MacroAUC(truth, probs, k), nil
 }
@@ -772,14 +732,7 @@ func report(s *settings, names []string, total time.Duration) error {
 	if s.out == "" {
 		return nil
 	}
-	f, err := os.Create(filepath.Join(s.out, "tel-vs-paper.csv"))
-	if err != nil {
-		return err
-	}
-	w := csv.NewWriter(f)
-	if err := w.WriteAll(table); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return atomicfile.Write(filepath.Join(s.out, "tel-vs-paper.csv"), 0o644, func(w io.Writer) error {
+		return csv.NewWriter(w).WriteAll(table)
+	})
 }

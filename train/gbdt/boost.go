@@ -28,16 +28,8 @@ func boost(train, valid *data.Dataset, opts Options) (*result, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := checkData(train, "training"); err != nil {
+	if err := checkData(train, valid); err != nil {
 		return nil, err
-	}
-	if valid != nil {
-		if err := checkData(valid, "validation"); err != nil {
-			return nil, err
-		}
-		if err := trainset.CheckValid(train, valid); err != nil {
-			return nil, fmt.Errorf("gbdt: %w", err)
-		}
 	}
 	tgt, err := newTarget(train, s.objective)
 	if err != nil {
@@ -63,7 +55,7 @@ func boost(train, valid *data.Dataset, opts Options) (*result, error) {
 			Data:     train.Fingerprint(),
 		},
 	}
-	tgt.describe(m)
+	trainset.Describe(m, tgt.k, tgt.labels)
 	if baseScoreForTest != nil {
 		m.BaseScore = slices.Clone(baseScoreForTest)
 	}

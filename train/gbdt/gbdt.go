@@ -254,14 +254,22 @@ func Train(train, valid *data.Dataset, opts Options) (*ir.Model, error) {
 	return r.model, nil
 }
 
-// checkData returns an error unless d is a well-formed data set with a
-// finite target that this trainer can index. what names it in errors.
-func checkData(d *data.Dataset, what string) error {
-	if err := trainset.Check(d, what); err != nil {
+// checkData returns an error unless train, and valid when not nil, are
+// well-formed data sets with finite targets, valid has the columns of
+// train, and both have few enough rows for this trainer's int32 indices.
+func checkData(train, valid *data.Dataset) error {
+	if err := trainset.Check(train, "training"); err != nil {
 		return fmt.Errorf("gbdt: %w", err)
 	}
-	if d.Rows > math.MaxInt32 {
-		return fmt.Errorf("gbdt: %d rows are more than the %d this trainer handles", d.Rows, math.MaxInt32)
+	if valid != nil {
+		if err := trainset.CheckValid(train, valid); err != nil {
+			return fmt.Errorf("gbdt: %w", err)
+		}
+	}
+	for _, d := range []*data.Dataset{train, valid} {
+		if d != nil && d.Rows > math.MaxInt32 {
+			return fmt.Errorf("gbdt: %d rows are more than the %d this trainer handles", d.Rows, math.MaxInt32)
+		}
 	}
 	return nil
 }

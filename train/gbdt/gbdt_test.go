@@ -10,6 +10,7 @@ import (
 
 	"github.com/treegen/treegen/data"
 	"github.com/treegen/treegen/ir"
+	"github.com/treegen/treegen/metrics"
 )
 
 func TestErrors(t *testing.T) {
@@ -88,7 +89,7 @@ func TestSingleSplit(t *testing.T) {
 	// h = 2p(1-p).
 	prior := []float64{math.Log(2.0 / 6), math.Log(3.0 / 6), math.Log(1.0 / 6)}
 	p := make([]float64, 3)
-	softmax(prior, p)
+	metrics.Softmax(p, prior)
 	h := make([]float64, 3)
 	for k := range p {
 		h[k] = 2 * p[k] * (1 - p[k])

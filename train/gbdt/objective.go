@@ -5,7 +5,6 @@ import (
 	"math"
 
 	"github.com/treegen/treegen/data"
-	"github.com/treegen/treegen/ir"
 	"github.com/treegen/treegen/metrics"
 	"github.com/treegen/treegen/train/internal/trainset"
 )
@@ -186,24 +185,6 @@ func (t *target) gradients(margins []float64, grads [][]gradPair, lo, hi int) {
 
 func sigmoid(m float64) float64 { return 1 / (1 + math.Exp(-m)) }
 
-// softmax writes the softmax of m into p.
-func softmax(m, p []float64) {
-	mx := m[0]
-	for _, v := range m[1:] {
-		if v > mx {
-			mx = v
-		}
-	}
-	s := 0.0
-	for k, v := range m {
-		p[k] = math.Exp(v - mx)
-		s += p[k]
-	}
-	for k := range p {
-		p[k] /= s
-	}
-}
-
 // scorer computes the loss and the AUC of margins against a target.
 type scorer struct {
 	obj   Objective
@@ -248,7 +229,7 @@ func (s *scorer) probabilities(margins []float64) int {
 		for k := range m {
 			m[k] = margins[k*n+r]
 		}
-		softmax(m, s.probs[r*w:(r+1)*w])
+		metrics.Softmax(s.probs[r*w:(r+1)*w], m)
 	}
 	return w
 }
@@ -271,16 +252,4 @@ func (s *scorer) auc(margins []float64) float64 {
 	}
 	w := s.probabilities(margins)
 	return metrics.MacroAUC(s.truth, s.probs, w)
-}
-
-// describe sets the task, outputs, link and class names of the model.
-func (t *target) describe(m *ir.Model) {
-	task := ir.Regression
-	switch t.obj {
-	case Logistic:
-		task = ir.Binary
-	case Softmax:
-		task = ir.Multiclass
-	}
-	trainset.Describe(m, task, t.k, t.labels)
 }

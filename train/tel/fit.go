@@ -525,7 +525,7 @@ func (en *Ensemble) Model() (*ir.Model, error) {
 		Aggregation:   ir.Sum,
 		Provenance:    &ir.Provenance{Producer: Producer, Params: params, Data: fp},
 	}
-	tgt.describe(m)
+	trainset.Describe(m, tgt.k, tgt.labels)
 	m.BaseScore = make([]float64, e.k)
 	for j, b := range tgt.base {
 		m.BaseScore[j] = tgt.shift + tgt.scale*b

@@ -6,7 +6,6 @@ import (
 	"slices"
 
 	"github.com/treegen/treegen/data"
-	"github.com/treegen/treegen/ir"
 	"github.com/treegen/treegen/metrics"
 	"github.com/treegen/treegen/train/internal/trainset"
 )
@@ -155,23 +154,12 @@ func (t *target) auc(y, margins []float64) float64 {
 		truth := make([]int, len(y))
 		for r, v := range y {
 			truth[r] = int(v)
-			softmaxInPlace(probs[r*t.k : (r+1)*t.k])
+			row := probs[r*t.k : (r+1)*t.k]
+			metrics.Softmax(row, row)
 		}
 		return metrics.MacroAUC(truth, probs, t.k)
 	}
 	return math.NaN()
-}
-
-func softmaxInPlace(v []float64) {
-	mx := slices.Max(v)
-	s := 0.0
-	for j, x := range v {
-		v[j] = math.Exp(x - mx)
-		s += v[j]
-	}
-	for j := range v {
-		v[j] /= s
-	}
 }
 
 // featureName names feature j of d in errors.
@@ -258,16 +246,4 @@ func (st *standardiser) apply(d *data.Dataset, impute bool, what string) ([]floa
 		}
 	}
 	return x, nil
-}
-
-// describe sets the task, outputs, link and class names of m.
-func (t *target) describe(m *ir.Model) {
-	task := ir.Regression
-	switch t.loss {
-	case Logistic:
-		task = ir.Binary
-	case Softmax:
-		task = ir.Multiclass
-	}
-	trainset.Describe(m, task, t.k, t.labels)
 }

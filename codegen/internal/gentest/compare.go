@@ -68,7 +68,7 @@ func BuildAndCompare(t *testing.T, cases []Expect) {
 				break
 			}
 			where := fmt.Sprintf("%s row %d %v", c.Name, row, c.Inputs[row])
-			if c.Margins != nil && !sameRow(res.Margin[row], c.Margins[row]) {
+			if c.Margins != nil && !SameRow(res.Margin[row], c.Margins[row]) {
 				t.Errorf("%s: PredictMargin = %v, expected %v", where, res.Margin[row], c.Margins[row])
 				fails++
 			}
@@ -76,11 +76,11 @@ func BuildAndCompare(t *testing.T, cases []Expect) {
 				t.Errorf("%s: PredictClass = %d, expected %d", where, res.Class[row], c.Classes[row])
 				fails++
 			}
-			if !sameRow(res.Margin[row], want.Margin[row]) {
+			if !SameRow(res.Margin[row], want.Margin[row]) {
 				t.Errorf("%s: PredictMargin = %v, interpreter %v", where, res.Margin[row], want.Margin[row])
 				fails++
 			}
-			if !sameRow(res.Predict[row], want.Predict[row]) {
+			if !SameRow(res.Predict[row], want.Predict[row]) {
 				t.Errorf("%s: Predict = %v, interpreter %v", where, res.Predict[row], want.Predict[row])
 				fails++
 			}
@@ -97,8 +97,9 @@ func BuildAndCompare(t *testing.T, cases []Expect) {
 	}
 }
 
-// sameRow compares two rows bit for bit (every NaN equals every NaN).
-func sameRow(a, b []float64) bool {
+// SameRow reports whether two rows are equal bit for bit (every NaN
+// equals every NaN).
+func SameRow(a, b []float64) bool {
 	if len(a) != len(b) {
 		return false
 	}

@@ -15,8 +15,7 @@ import (
 type Adam struct {
 	lr         float64
 	m, v       []float64
-	t          int
-	pow1, pow2 float64 // β1^t, β2^t
+	pow1, pow2 float64 // β1^t, β2^t after t steps
 }
 
 const (
@@ -35,7 +34,6 @@ func NewAdam(n int, lr float64) *Adam {
 // Step moves theta against the gradient g, on up to threads goroutines for
 // large parameter vectors; the result does not depend on threads.
 func (a *Adam) Step(theta, g []float64, threads int) {
-	a.t++
 	a.pow1 *= adamBeta1
 	a.pow2 *= adamBeta2
 	lr := a.lr * math.Sqrt(1-a.pow2) / (1 - a.pow1)

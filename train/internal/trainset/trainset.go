@@ -66,19 +66,19 @@ func CheckValid(train, valid *data.Dataset) error {
 // parses back to v.
 func Label(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 
-// Describe sets the task of m, the link that goes with it (identity for
-// regression, sigmoid for binary, softmax for multiclass), its k outputs,
-// and, for a classifier, its class names from the target values labels
-// (ascending).
-func Describe(m *ir.Model, task ir.Task, k int, labels []float64) {
-	m.Task = task
-	switch task {
-	case ir.Binary:
-		m.Link = ir.Sigmoid
-	case ir.Multiclass:
-		m.Link = ir.Softmax
+// Describe sets the task of a model of k outputs trained on a target whose
+// classes are labels (ascending; nil for regression), the link that goes
+// with the task, its outputs and its class names. The task follows from k
+// and labels: regression (identity link) without labels, binary (sigmoid)
+// for one output, multiclass (softmax) for one output per class.
+func Describe(m *ir.Model, k int, labels []float64) {
+	switch {
+	case labels == nil:
+		m.Task, m.Link = ir.Regression, ir.Identity
+	case k == 1:
+		m.Task, m.Link = ir.Binary, ir.Sigmoid
 	default:
-		m.Link = ir.Identity
+		m.Task, m.Link = ir.Multiclass, ir.Softmax
 	}
 	m.NumOutputs = k
 	if labels != nil {

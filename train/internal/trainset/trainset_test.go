@@ -53,7 +53,7 @@ func TestDescribe(t *testing.T) {
 	}
 	for _, tc := range tests {
 		var m ir.Model
-		Describe(&m, tc.task, tc.k, tc.labels)
+		Describe(&m, tc.k, tc.labels)
 		if m.Task != tc.task || m.Link != tc.link || m.NumOutputs != tc.k || len(m.ClassNames) != len(tc.names) {
 			t.Fatalf("%s: %+v", tc.task, m)
 		}
