@@ -5,10 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"go/token"
-	"math"
 	"os"
 	"path/filepath"
-	"sort"
+	"reflect"
 	"strings"
 
 	"github.com/treegen/treegen/codegen/ifelse"
@@ -21,43 +20,111 @@ import (
 )
 
 // Precision is the working precision of generated code: the type of its
-// inputs, outputs, model values and arithmetic.
-type Precision string
+// inputs, outputs, model values and arithmetic. It implements flag.Value
+// (and pflag.Value), so that a command line reads it as it is; the zero
+// value means Float64.
+type Precision = emit.Precision
 
-// Precisions.
+// The working precisions.
 const (
-	Float64 Precision = "float64"
-	Float32 Precision = "float32"
+	Float64 = emit.Float64
+	Float32 = emit.Float32
 )
 
-// DefaultBackend is the backend used when Options.Backend is empty.
-const DefaultBackend = ifelse.Name
+// ParsePrecision returns the precision named s: "float64" or "float32".
+func ParsePrecision(s string) (Precision, error) { return emit.ParsePrecision(s) }
 
-// backends maps the name of each backend to its constructor.
-var backends = map[string]func() emit.Backend{
-	ifelse.Name:      ifelse.New,
-	quickscorer.Name: quickscorer.New,
-	smoothstep.Name:  smoothstep.New,
+// Backend is a code generator for the trees of a model: its name, a summary,
+// what it can compile (Check, with the reason when it cannot), which models
+// it is meant for (Suited), its own options (NewOptions) and its code
+// (Units, for the driver). [Backends] lists them.
+type Backend = emit.Backend
+
+// BackendOptions are a backend's own options: [Backend.NewOptions] makes
+// them, RegisterFlags binds them to command-line flags, and
+// [Options].BackendOptions passes them to [Generate].
+type BackendOptions = emit.Options
+
+// Auto is the backend name that lets [Generate] pick the backend: the first
+// of [Backends] that is suited to the model.
+const Auto = "auto"
+
+// backends are the backends in order of preference: Auto picks the first
+// one suited to a model. ifelse comes first because it is the fastest one
+// row at a time for up to a few dozen trees and compiles every hard tree;
+// quickscorer wins on large ensembles scored in batches, which only the user
+// knows (docs/PERFORMANCE.md). Adding a backend is one folder and one line
+// here.
+var backends = []Backend{
+	ifelse.Backend{},
+	quickscorer.Backend{},
+	smoothstep.Backend{},
 }
 
-// Backends returns the names of the known backends, sorted.
-func Backends() []string {
-	names := make([]string, 0, len(backends))
-	for name := range backends {
-		names = append(names, name)
+// Backends returns the backends, in order of preference.
+func Backends() []Backend { return append([]Backend(nil), backends...) }
+
+// BackendNames returns the names of the backends, in order of preference.
+func BackendNames() []string {
+	names := make([]string, len(backends))
+	for i, b := range backends {
+		names[i] = b.Name()
 	}
-	sort.Strings(names)
 	return names
+}
+
+// LookupBackend returns the backend named name, or an error listing the
+// known ones.
+func LookupBackend(name string) (Backend, error) {
+	for _, b := range backends {
+		if b.Name() == name {
+			return b, nil
+		}
+	}
+	return nil, fmt.Errorf("unknown backend %q (known backends: %s, or %s)", name, strings.Join(BackendNames(), ", "), Auto)
+}
+
+// AutoBackend returns the backend that Auto picks for the validated model
+// m: the first of Backends that is suited to it. The error, when none is,
+// gives each backend's reason.
+func AutoBackend(m *ir.Model) (Backend, error) {
+	var why []string
+	for _, b := range backends {
+		if b.Suited(m) {
+			return b, nil
+		}
+		reason := "not meant for this model"
+		if err := b.Check(m); err != nil {
+			reason = err.Error()
+		}
+		why = append(why, b.Name()+": "+reason)
+	}
+	return nil, fmt.Errorf("no backend compiles this model (%s)", strings.Join(why, "; "))
+}
+
+// SuitedBackends returns the backends suited to the validated model m, in
+// order of preference.
+func SuitedBackends(m *ir.Model) []Backend {
+	var bs []Backend
+	for _, b := range backends {
+		if b.Suited(m) {
+			bs = append(bs, b)
+		}
+	}
+	return bs
 }
 
 // Options controls code generation.
 type Options struct {
 	// Package is the name of the generated package (see ValidPackageName).
 	Package string
-	// Backend names the backend: "ifelse" (the default when empty),
-	// "quickscorer" or "smoothstep" (see Backends).
+	// Backend names the backend (see BackendNames); "" and Auto pick the
+	// first backend suited to the model.
 	Backend string
-	// Precision is the working precision; empty means Float64.
+	// BackendOptions are the backend's own options, made by its NewOptions;
+	// nil means their defaults.
+	BackendOptions BackendOptions
+	// Precision is the working precision; "" means Float64.
 	Precision Precision
 	// Source is the model file name shown in the header of every file;
 	// empty leaves it out.
@@ -65,15 +132,11 @@ type Options struct {
 	// OmitVersion leaves the treegen version out of the header, so that
 	// committed generated files do not change with each treegen release.
 	OmitVersion bool
-	// Prune, when > 0, makes the smoothstep backend leave out of the margin
-	// of every soft node the weights w with |w| <= Prune. This changes the
-	// predictions (the generated code no longer equals the interpreter bit
-	// for bit): the margin loses the dropped terms, and a NaN or ±Inf in a
-	// dropped feature no longer makes the margin NaN. 0, the default, keeps
-	// every weight, exact zeros included: 0·x is NaN for x = NaN or ±Inf, so
-	// even a zero weight can decide where a row goes. Other backends refuse
-	// a Prune other than 0; a negative or NaN Prune is an error.
-	Prune float64
+	// Measured, for approximate code (see BackendOptions.Effective), says
+	// how far its predictions were measured to be from the interpreter's,
+	// in a sentence the header shows ("At most 0.002 from the interpreter's
+	// predictions on the 303 rows of heart.tsv.").
+	Measured string
 }
 
 // File is a generated file: a name without directory, and its content.
@@ -86,56 +149,86 @@ type File struct {
 // with it, sorted by name. The result depends only on m and opts: the same
 // model and options give the same bytes. Errors name the problem: an invalid
 // model (with the JSON path of the culprit), an unknown backend or precision,
-// a bad package name or prune threshold, or a model the backend cannot
+// a bad package name or backend option, or a model the backend cannot
 // compile.
 func Generate(m *ir.Model, opts Options) ([]File, error) {
 	if err := ValidPackageName(opts.Package); err != nil {
 		return nil, err
 	}
-	name := opts.Backend
-	if name == "" {
-		name = DefaultBackend
+	prec, err := opts.Precision.Resolve()
+	if err != nil {
+		return nil, err
 	}
-	newBackend, ok := backends[name]
-	if !ok {
-		return nil, fmt.Errorf("unknown backend %q (known backends: %s)", opts.Backend, strings.Join(Backends(), ", "))
+	var b Backend
+	if opts.Backend != "" && opts.Backend != Auto {
+		if b, err = LookupBackend(opts.Backend); err != nil {
+			return nil, err
+		}
 	}
-	prec := opts.Precision
-	switch prec {
-	case "":
-		prec = Float64
-	case Float64, Float32:
-	default:
-		return nil, fmt.Errorf("unknown precision %q (want float64 or float32)", opts.Precision)
-	}
-	switch {
-	case !(opts.Prune >= 0) || math.IsInf(opts.Prune, 1):
-		return nil, fmt.Errorf("prune threshold %v: want a finite number >= 0", opts.Prune)
-	case opts.Prune != 0 && name != smoothstep.Name:
-		return nil, fmt.Errorf("prune threshold %v: the %s backend does not prune weights (only smoothstep does)", opts.Prune, name)
+	bopts := opts.BackendOptions
+	if b != nil {
+		if bopts, err = backendOptions(b, bopts); err != nil {
+			return nil, err
+		}
 	}
 	if err := m.Validate(); err != nil {
 		return nil, fmt.Errorf("invalid model: %w", err)
 	}
-	cfg := emit.Config{
-		Package:   opts.Package,
-		Precision: string(prec),
-		Source:    opts.Source,
-		Backend:   name,
-		Prune:     opts.Prune,
+	if b == nil {
+		if b, err = AutoBackend(m); err != nil {
+			return nil, err
+		}
+		if bopts, err = backendOptions(b, bopts); err != nil {
+			return nil, err
+		}
 	}
-	if !opts.OmitVersion {
-		cfg.Version = version.Version
+	if err := b.Check(m); err != nil {
+		return nil, fmt.Errorf("%s backend: %w", b.Name(), err)
 	}
-	files, err := emit.Generate(m, newBackend(), cfg)
+	g, err := emit.NewGen(m, prec)
 	if err != nil {
-		return nil, fmt.Errorf("%s backend: %w", name, err)
+		return nil, err
 	}
-	out := make([]File, len(files))
-	for i, f := range files {
-		out[i] = File{Name: f.Name, Data: f.Data}
+	units, err := b.Units(g, bopts)
+	if err != nil {
+		return nil, fmt.Errorf("%s backend: %w", b.Name(), err)
 	}
-	return out, nil
+	hash, err := ir.Hash(m)
+	if err != nil {
+		return nil, err
+	}
+	ver := version.Version
+	if opts.OmitVersion {
+		ver = ""
+	}
+	_, approx := bopts.Effective(m)
+	if approx != "" && opts.Measured != "" {
+		approx += " " + opts.Measured
+	}
+	header := emit.HeaderLines(ver, opts.Source, hash, b.Name(), prec, bopts.String(), approx)
+	return layout(g, units, emit.MainSpec{
+		Package:       opts.Package,
+		Header:        header,
+		Hash:          hash,
+		Backend:       b.Name(),
+		Approximation: approx,
+	})
+}
+
+// backendOptions returns opts, or b's defaults for nil, after checking that
+// they are b's and valid.
+func backendOptions(b Backend, opts BackendOptions) (BackendOptions, error) {
+	def := b.NewOptions()
+	if opts == nil {
+		return def, nil
+	}
+	if reflect.TypeOf(opts) != reflect.TypeOf(def) {
+		return nil, fmt.Errorf("options of type %T are not those of the %s backend (%T)", opts, b.Name(), def)
+	}
+	if err := opts.Validate(); err != nil {
+		return nil, err
+	}
+	return opts, nil
 }
 
 // ValidPackageName returns nil if name can name a generated package: a Go
@@ -164,7 +257,8 @@ func ValidPackageName(name string) error {
 // WriteDir writes files into the existing directory dir, each one
 // atomically (a temporary file renamed over the old one), and then removes
 // the tree files of an earlier run that the new files do not replace (the
-// files named like trees_000.go that start with treegen's header line). It
+// files named like trees000.go, or trees_000.go as treegen named them
+// before, that start with treegen's header line). It
 // touches no other file: it refuses to overwrite a file that was not
 // generated by treegen, before writing anything.
 func WriteDir(dir string, files []File) error {
@@ -203,7 +297,7 @@ func WriteDir(dir string, files []File) error {
 		return err
 	}
 	for _, e := range entries { // sorted by name
-		if keep[e.Name()] || !e.Type().IsRegular() || !emit.IsTreeFileName(e.Name()) {
+		if keep[e.Name()] || !e.Type().IsRegular() || !IsTreeFileName(e.Name()) {
 			continue
 		}
 		path := filepath.Join(dir, e.Name())

@@ -281,6 +281,16 @@ func (t *Tree) NumLeaves() int {
 	return n
 }
 
+// HasSoft reports whether t has a soft node (of any width, γ = 0 included).
+func (t *Tree) HasSoft() bool {
+	for i := range t.Nodes {
+		if t.Nodes[i].Kind == Soft {
+			return true
+		}
+	}
+	return false
+}
+
 // SmoothStep is the smooth-step S_gamma(t) of the TEL paper, evaluated in
 // float64 in the exact order every consumer of the IR uses:
 //

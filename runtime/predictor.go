@@ -206,7 +206,7 @@ func build[F Float](m *ir.Model, general bool) (*Predictor[F], error) {
 		case !general && p.isFast(t):
 			ref.kind = fastTree
 			fast++
-		case hasSoft(t):
+		case t.HasSoft():
 			ref.kind = softTree
 			p.needScratch = true
 		default:
@@ -277,15 +277,6 @@ func convert[F Float](xs []float64) []F {
 		out[i] = F(x)
 	}
 	return out
-}
-
-func hasSoft(t *ir.Tree) bool {
-	for i := range t.Nodes {
-		if t.Nodes[i].Kind == ir.Soft {
-			return true
-		}
-	}
-	return false
 }
 
 // isFast reports whether t fits the fast layout: axis splits whose test can

@@ -99,7 +99,7 @@ func reference[F Float](m *ir.Model, x []F) (margin, pred []F) {
 // refTree returns the value of a tree: one number, or one per output.
 func refTree[F Float](m *ir.Model, t *ir.Tree, x []F) []F {
 	tv := make([]F, m.NumOutputs)
-	if hasSoft(t) {
+	if t.HasSoft() {
 		refSoft(m, t, 0, 1, x, tv)
 		return tv
 	}

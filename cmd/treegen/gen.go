@@ -15,6 +15,7 @@ func (a *app) genCmd() *cobra.Command {
 	var model, backend, pkg, out, precision string
 	var omitVersion bool
 	var prune float64
+	_ = prune
 	cmd := &cobra.Command{
 		Use:   "gen --model MODEL.json --out DIR [--package NAME]",
 		Short: "Generate a dependency-free Go package from a model",
@@ -52,7 +53,6 @@ files in DIR are never touched.`,
 				Precision:   codegen.Precision(precision),
 				Source:      filepath.Base(model),
 				OmitVersion: omitVersion,
-				Prune:       prune,
 			})
 			if err != nil {
 				return err
@@ -73,7 +73,7 @@ files in DIR are never touched.`,
 		},
 	}
 	cmd.Flags().StringVar(&model, "model", "", "model file (IR JSON)")
-	cmd.Flags().StringVar(&backend, "backend", "ifelse", "code generator: "+strings.Join(codegen.Backends(), ", "))
+	cmd.Flags().StringVar(&backend, "backend", "ifelse", "code generator: "+strings.Join(codegen.BackendNames(), ", "))
 	cmd.Flags().StringVar(&pkg, "package", "", "Go package name (default: base name of --out)")
 	cmd.Flags().StringVarP(&out, "out", "o", "", "output directory")
 	cmd.Flags().StringVar(&precision, "precision", "float64", "working precision of the generated code: float64 or float32")

@@ -1,11 +1,6 @@
 package ifelse
 
 import (
-	"fmt"
-	"math"
-
-	"github.com/dave/jennifer/jen"
-
 	"github.com/treegen/treegen/codegen/internal/emit"
 	"github.com/treegen/treegen/ir"
 )
@@ -14,174 +9,47 @@ import (
 // line.
 const Name = "ifelse"
 
-// Check returns nil if the backend can compile the validated model m, else an
-// error naming the first tree it cannot compile: a tree with soft nodes of
-// width γ > 0, or a latent tree.
-func Check(m *ir.Model) error {
-	for i := range m.Trees {
-		if err := CheckTree(m, i); err != nil {
-			return err
-		}
-	}
-	return nil
+// Backend is the ifelse backend, as package codegen lists it.
+type Backend struct{}
+
+// Name returns "ifelse".
+func (Backend) Name() string { return Name }
+
+// Summary says what the backend compiles.
+func (Backend) Summary() string {
+	return "nested if statements, one function per tree, for hard trees: axis-aligned, oblique and categorical splits, constant and softmax leaves"
 }
 
-// CheckTree is Check for tree i alone.
-func CheckTree(m *ir.Model, i int) error {
-	t := &m.Trees[i]
-	if t.Latent {
-		return fmt.Errorf("tree %d is latent: latent trees are not supported by the ifelse backend yet", i)
-	}
-	for j := range t.Nodes {
-		if n := &t.Nodes[j]; n.Kind == ir.Soft && n.Gamma != 0 {
-			return fmt.Errorf("tree %d has soft nodes: use the smoothstep backend", i)
-		}
-	}
-	return nil
-}
+// Check returns nil if the backend can compile the validated model m, else
+// an error naming the first tree it cannot compile: a tree with soft nodes
+// of width γ > 0, or a latent tree.
+func (Backend) Check(m *ir.Model) error { return Check(m) }
 
-// New returns the backend, for the codegen driver.
-func New() emit.Backend { return backend{} }
+// Suited reports whether the backend is meant for m: every model it
+// compiles.
+func (Backend) Suited(m *ir.Model) bool { return Check(m) == nil }
 
-type backend struct{}
-
-func (backend) Check(m *ir.Model) error { return Check(m) }
+// NewOptions returns the backend's options: it has none.
+func (Backend) NewOptions() emit.Options { return emit.NoOptions{} }
 
 // Units returns one unit per tree: its function and the statement that adds
 // its value to the margins.
-func (backend) Units(g *emit.Gen) ([]emit.Unit, error) {
-	m := g.Model
-	units := make([]emit.Unit, len(m.Trees))
-	for i := range m.Trees {
-		units[i] = Tree(g, i)
+func (Backend) Units(g *emit.Gen, _ emit.Options) ([]emit.Unit, error) {
+	units := make([]emit.Unit, len(g.Model.Trees))
+	for i := range units {
+		units[i] = emit.HardTree(g, i)
 	}
 	return units, nil
 }
 
-// Tree returns the unit of tree i, which CheckTree accepts: its function and
-// the statement that adds its value to the margins. Other backends use it
-// for the trees they have nothing better for.
-func Tree(g *emit.Gen, i int) emit.Unit {
-	t := &g.Model.Trees[i]
-	name := emit.TreeFunc(i)
-	w := walker{g: g, t: t, vector: t.Output == ir.AllOutputs, soft: hasSoft(t)}
-	size := 0
-	for j := range t.Nodes {
-		n := &t.Nodes[j]
-		size += 1 + len(n.Weights)
-		if len(n.Value) > 1 {
-			size += len(n.Value) // vector leaves
-		}
-		if n.Softmax != nil {
-			for _, r := range n.Softmax.Rows {
-				size += 1 + len(r.Weights)
-			}
+// Check returns nil if the backend can compile the validated model m, else
+// an error naming the first tree it cannot compile: a tree with soft nodes
+// of width γ > 0, or a latent tree.
+func Check(m *ir.Model) error {
+	for i := range m.Trees {
+		if err := emit.CheckHardTree(m, i, Name); err != nil {
+			return err
 		}
 	}
-	shape := fmt.Sprintf("depth %d, %d leaves", t.Depth(), t.NumLeaves())
-	if t.NumLeaves() == 1 {
-		shape = "a single leaf"
-	}
-	x := jen.Id("x").Add(g.RowType())
-	var decl, call jen.Code
-	if w.vector {
-		decl = emit.Doc(fmt.Sprintf("%s adds the values of tree %d (%s) to the accumulators a.", name, i, shape)).Line().
-			Func().Id(name).Params(x, jen.Id("a").Add(g.OutType())).Block(w.node(0, true)...)
-		call = jen.Id(name).Call(jen.Id("x"), jen.Id("a"))
-	} else {
-		decl = emit.Doc(fmt.Sprintf("%s returns the value of tree %d (%s) for output %d.", name, i, shape, t.Output)).Line().
-			Func().Id(name).Params(x).Add(g.Float()).Block(w.node(0, true)...)
-		call = g.AddValue(t.Output, jen.Id(name).Call(jen.Id("x")))
-	}
-	return emit.Unit{Decls: []jen.Code{decl}, Calls: []jen.Code{call}, Size: size}
-}
-
-// walker emits the nested ifs of one tree.
-type walker struct {
-	g      *emit.Gen
-	t      *ir.Tree
-	vector bool // the tree adds a value per output to a; else it returns one value
-	// soft says that the tree has (hard, γ = 0) soft nodes: its value is then
-	// 0 + v for the leaf value v (ir/doc.go), which turns a -0 into +0.
-	soft bool
-}
-
-// hasSoft reports whether t has soft nodes.
-func hasSoft(t *ir.Tree) bool {
-	for j := range t.Nodes {
-		if t.Nodes[j].Kind == ir.Soft {
-			return true
-		}
-	}
-	return false
-}
-
-// value returns the leaf value v as the tree adds it: +0 for a value that is
-// -0 in F, in a soft tree.
-func (w *walker) value(v float64) float64 {
-	if w.soft && w.g.Round(v) == 0 {
-		return 0
-	}
-	return v
-}
-
-// node returns the statements of the subtree at node i. tail says that the
-// statements end the function, so that a void function needs no return.
-func (w *walker) node(i int, tail bool) []jen.Code {
-	n := &w.t.Nodes[i]
-	switch n.Kind {
-	case ir.Leaf:
-		return w.leaf(n, tail)
-	case ir.SoftmaxLeaf:
-		return w.softmax(n, tail)
-	}
-	init, cond := w.g.SplitTest(n)
-	var conds []jen.Code
-	if init != nil {
-		conds = append(conds, init)
-	}
-	conds = append(conds, cond)
-	stmts := []jen.Code{jen.If(conds...).Block(w.node(n.Left, false)...)}
-	return append(stmts, w.node(n.Right, tail)...)
-}
-
-// leaf returns the statements of a constant leaf.
-func (w *walker) leaf(n *ir.Node, tail bool) []jen.Code {
-	if !w.vector {
-		return []jen.Code{jen.Return(w.g.Lit(w.value(n.Value[0])))}
-	}
-	var stmts []jen.Code
-	for k, v := range n.Value {
-		v = w.value(v)
-		if r := w.g.Round(v); r == 0 && !math.Signbit(r) && !w.g.NeedsZeroAdd(k) {
-			continue // adding +0 changes nothing (see emit.Gen.NeedsZeroAdd)
-		}
-		stmts = append(stmts, w.g.AddLit(k, v))
-	}
-	return w.end(stmts, tail)
-}
-
-// softmax returns the statements of a softmax leaf (in a vector tree).
-func (w *walker) softmax(n *ir.Node, tail bool) []jen.Code {
-	sp := n.Softmax
-	stmts, value := w.g.SoftmaxLeaf(sp)
-	j := 0
-	for k := 0; k < w.g.Model.NumOutputs; k++ {
-		if j < len(sp.Classes) && sp.Classes[j] == k {
-			stmts = append(stmts, w.g.AddValue(k, value(j)))
-			j++
-		} else if w.g.NeedsZeroAdd(k) {
-			stmts = append(stmts, w.g.AddValue(k, jen.Lit(0)))
-		}
-	}
-	return w.end(stmts, tail)
-}
-
-// end appends the return that leaves a void function, unless the statements
-// end it anyway.
-func (w *walker) end(stmts []jen.Code, tail bool) []jen.Code {
-	if tail {
-		return stmts
-	}
-	return append(stmts, jen.Return())
+	return nil
 }

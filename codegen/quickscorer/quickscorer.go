@@ -80,16 +80,32 @@ func Check(m *ir.Model) error {
 	return nil
 }
 
-// New returns the backend, for the codegen driver.
-func New() emit.Backend { return backend{} }
+// Backend is the quickscorer backend, as package codegen lists it.
+type Backend struct{}
 
-type backend struct{}
+// Name returns "quickscorer".
+func (Backend) Name() string { return Name }
 
-func (backend) Check(m *ir.Model) error { return Check(m) }
+// Summary says what the backend compiles.
+func (Backend) Summary() string {
+	return "QuickScorer's per-feature threshold tables and leaf bitvectors, and branch-free blocks of 64 rows in PredictBatch, for ensembles of axis-aligned trees with constant leaves"
+}
+
+// Check returns nil if the backend can compile the validated model m: every
+// tree hard, not latent, with "axis" splits and constant "leaf" leaves only.
+// Otherwise the error names the first tree it cannot compile.
+func (Backend) Check(m *ir.Model) error { return Check(m) }
+
+// Suited reports whether the backend is meant for m: every model it
+// compiles.
+func (Backend) Suited(m *ir.Model) bool { return Check(m) == nil }
+
+// NewOptions returns the backend's options: it has none.
+func (Backend) NewOptions() emit.Options { return emit.NoOptions{} }
 
 // Units returns one unit per block of consecutive trees: its tables, its
 // scoring function and the call of that function.
-func (backend) Units(g *emit.Gen) ([]emit.Unit, error) {
+func (Backend) Units(g *emit.Gen, _ emit.Options) ([]emit.Unit, error) {
 	m := g.Model
 	batch := batchable(g)
 	var units []emit.Unit

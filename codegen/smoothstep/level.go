@@ -62,7 +62,7 @@ type lvGroup struct {
 // lvLevels returns the nodes of t level by level, left to right (the heap
 // order of a perfect tree), its depth, and whether t is a perfect tree that
 // the level-synchronous code evaluates.
-func lvLevels(g *emit.Gen, t *ir.Tree) (order []int, depth int, ok bool) {
+func lvLevels(g *emit.Gen, t *ir.Tree, prune float64) (order []int, depth int, ok bool) {
 	p := g.Model.NumFeatures
 	width := 1
 	if t.Output == ir.AllOutputs {
@@ -92,7 +92,7 @@ func lvLevels(g *emit.Gen, t *ir.Tree) (order []int, depth int, ok bool) {
 			if n.Kind != ir.Soft || g.SoftIsHard(n) || g.Round(n.Gamma)-g.Round(n.Gamma) != 0 {
 				return nil, 0, false
 			}
-			idx, _ := Pruned(n, g.Prune)
+			idx, _ := Pruned(n, prune)
 			if !isDense(idx, p) {
 				return nil, 0, false
 			}
@@ -104,7 +104,7 @@ func lvLevels(g *emit.Gen, t *ir.Tree) (order []int, depth int, ok bool) {
 }
 
 // lvGroups returns the level groups of the model, in tree order.
-func lvGroups(g *emit.Gen) []lvGroup {
+func lvGroups(g *emit.Gen, prune float64) []lvGroup {
 	m := g.Model
 	var gs []lvGroup
 	for i := 0; i < len(m.Trees); i++ {
@@ -112,7 +112,7 @@ func lvGroups(g *emit.Gen) []lvGroup {
 		if t.Latent {
 			continue
 		}
-		order, d, ok := lvLevels(g, t)
+		order, d, ok := lvLevels(g, t, prune)
 		if !ok {
 			continue
 		}
@@ -146,9 +146,9 @@ func lvCapacity(n, d int) int {
 }
 
 // lvUnit returns the unit of level group gr.
-func lvUnit(g *emit.Gen, gr lvGroup) emit.Unit {
+func lvUnit(g *emit.Gen, gr lvGroup, prune float64) emit.Unit {
 	m := g.Model
-	F := g.F
+	F := g.Prec.String()
 	T, D := gr.n, gr.depth
 	id := strconv.Itoa(gr.first)
 	nameW, nameV := "lvW"+id, "lvV"+id
@@ -180,7 +180,7 @@ func lvUnit(g *emit.Gen, gr lvGroup) emit.Unit {
 					vRows = append(vRows, jen.Values(vals...))
 					continue
 				}
-				_, ws := Pruned(n, g.Prune)
+				_, ws := Pruned(n, prune)
 				vals := []jen.Code{g.Lit(n.Bias)}
 				for _, w := range ws {
 					vals = append(vals, g.Lit(w))
@@ -470,9 +470,7 @@ func lvUnit(g *emit.Gen, gr lvGroup) emit.Unit {
 
 	size := 0
 	for t := 0; t < T; t++ {
-		for _, n := range m.Trees[gr.first+t].Nodes {
-			size += 1 + len(n.Weights) + len(n.Value)
-		}
+		size += emit.TreeSize(&m.Trees[gr.first+t])
 	}
 	return emit.Unit{Decls: decls, Calls: []jen.Code{jen.Id(fn).Call(jen.Id("x"), jen.Id("a"))}, Size: size}
 }
@@ -480,7 +478,7 @@ func lvUnit(g *emit.Gen, gr lvGroup) emit.Unit {
 // genDot declares lvDot4 (k = 4) or lvDot8 (k = 8): k dense margins at once.
 func genDot(g *emit.Gen, k int) jen.Code {
 	p := g.Model.NumFeatures
-	F := g.F
+	F := g.Prec.String()
 	var b strings.Builder
 	w := func(format string, args ...any) { fmt.Fprintf(&b, format+"\n", args...) }
 	for i := 0; i < k; i++ {

@@ -7,7 +7,6 @@ import (
 
 	"github.com/dave/jennifer/jen"
 
-	"github.com/treegen/treegen/codegen/ifelse"
 	"github.com/treegen/treegen/codegen/internal/emit"
 	"github.com/treegen/treegen/ir"
 )
@@ -27,35 +26,69 @@ func Check(m *ir.Model) error {
 	return nil
 }
 
-// New returns the backend, for the codegen driver.
-func New() emit.Backend { return backend{} }
+// Backend is the smoothstep backend, as package codegen lists it.
+type Backend struct{}
 
-type backend struct{}
+// Name returns "smoothstep".
+func (Backend) Name() string { return Name }
 
-func (backend) Check(m *ir.Model) error { return Check(m) }
+// Summary says what the backend compiles.
+func (Backend) Summary() string {
+	return "soft trees (the Tree Ensemble Layer's) with conditional computation: unrolled, or level by level across perfect dense trees; hard trees as ifelse compiles them"
+}
+
+// Check returns nil if the backend can compile the validated model m, else an
+// error naming the first tree it cannot compile: a latent tree.
+func (Backend) Check(m *ir.Model) error { return Check(m) }
+
+// Suited reports whether the backend is meant for m: a model it compiles
+// that has soft nodes of width γ > 0 (it would compile any other model as
+// the ifelse backend does).
+func (Backend) Suited(m *ir.Model) bool {
+	if Check(m) != nil {
+		return false
+	}
+	for i := range m.Trees {
+		for j := range m.Trees[i].Nodes {
+			if n := &m.Trees[i].Nodes[j]; n.Kind == ir.Soft && n.Gamma != 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// NewOptions returns the backend's options with their defaults: nothing
+// pruned.
+func (Backend) NewOptions() emit.Options { return &Options{} }
 
 // Units returns the units of the trees, in tree order: one for each level
 // group (level.go), a run of perfect soft trees evaluated level by level;
 // one for each other tree with soft nodes, the function genTree writes;
 // and one for each hard tree, the ifelse backend's function.
-func (backend) Units(g *emit.Gen) ([]emit.Unit, error) {
+func (Backend) Units(g *emit.Gen, opts emit.Options) ([]emit.Unit, error) {
+	o, ok := opts.(*Options)
+	if !ok {
+		return nil, fmt.Errorf("options of type %T given to the smoothstep backend", opts)
+	}
 	m := g.Model
+	prune := o.Prune
 	var units []emit.Unit
 	var declared helpers
-	groups := lvGroups(g)
+	groups := lvGroups(g, prune)
 	for i := 0; i < len(m.Trees); i++ {
 		var u emit.Unit
 		var uses helpers
 		switch {
 		case len(groups) > 0 && groups[0].first == i:
-			u = lvUnit(g, groups[0])
+			u = lvUnit(g, groups[0], prune)
 			uses = helpers{dot: true, dot4: true}
 			i += groups[0].n - 1
 			groups = groups[1:]
-		case hasSoft(&m.Trees[i]):
-			u, uses = genTree(g, i)
+		case m.Trees[i].HasSoft():
+			u, uses = genTree(g, i, prune)
 		default:
-			u = ifelse.Tree(g, i)
+			u = emit.HardTree(g, i)
 		}
 		if uses.maxAbs && !declared.maxAbs {
 			u.Decls = append(u.Decls, genMaxAbs(g))
@@ -72,16 +105,6 @@ func (backend) Units(g *emit.Gen) ([]emit.Unit, error) {
 		units = append(units, u)
 	}
 	return units, nil
-}
-
-// hasSoft reports whether t has soft nodes.
-func hasSoft(t *ir.Tree) bool {
-	for j := range t.Nodes {
-		if t.Nodes[j].Kind == ir.Soft {
-			return true
-		}
-	}
-	return false
 }
 
 // Pruned returns the weights of soft node n that the generated code keeps:
@@ -101,10 +124,10 @@ func Pruned(n *ir.Node, prune float64) (indices []int, weights []float64) {
 
 // genTree returns the unit of tree i, which has soft nodes, and the helpers
 // its code calls.
-func genTree(g *emit.Gen, i int) (emit.Unit, helpers) {
+func genTree(g *emit.Gen, i int, prune float64) (emit.Unit, helpers) {
 	t := &g.Model.Trees[i]
 	name := emit.TreeFunc(i)
-	w := &walker{g: g, t: t, tree: i, vector: t.Output == ir.AllOutputs}
+	w := &walker{g: g, t: t, tree: i, prune: prune, vector: t.Output == ir.AllOutputs}
 	if w.vector {
 		w.written = make([]bool, g.Model.NumOutputs)
 	}
@@ -126,16 +149,7 @@ func genTree(g *emit.Gen, i int) (emit.Unit, helpers) {
 			Var().Id(w.tableName()).Op("=").Index(jen.Lit(len(w.table))).Index(jen.Id("NumFeatures").Op("+").Lit(1)).Add(g.Float()).
 			Custom(jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}, rows...))
 	}
-	size := 0
-	for j := range t.Nodes {
-		n := &t.Nodes[j]
-		size += 1 + len(n.Weights) + len(n.Value)
-		if n.Softmax != nil {
-			for _, r := range n.Softmax.Rows {
-				size += 1 + len(r.Weights)
-			}
-		}
-	}
+	size := emit.TreeSize(t)
 	shape := fmt.Sprintf("soft, depth %d, %d leaves", t.Depth(), t.NumLeaves())
 	x := jen.Id("x").Add(g.RowType())
 	what := "the sum, over the leaves the row reaches, of the probability of the path to the leaf times its value"
@@ -187,6 +201,7 @@ type walker struct {
 	g       *emit.Gen
 	t       *ir.Tree
 	tree    int         // the tree's index
+	prune   float64     // the prune threshold (Options.Prune)
 	table   [][]float64 // the bias and weights of its dense soft nodes
 	dense   bool        // some node calls dotFast and dotExact
 	filter  bool        // some node uses the margin filter (and xm)
@@ -210,7 +225,7 @@ func (w *walker) node(i int, prob string) []jen.Code {
 			return w.soft(i, n, prob)
 		}
 		c := *n
-		c.Indices, c.Weights = Pruned(n, g.Prune)
+		c.Indices, c.Weights = Pruned(n, w.prune)
 		n = &c
 	}
 	// A hard split: the child it picks inherits the path probability, since
@@ -250,7 +265,7 @@ func (w *walker) soft(i int, n *ir.Node, prob string) []jen.Code {
 	F := g.Float
 	m := jen.Id("m" + strconv.Itoa(i))
 	s := jen.Id("s" + strconv.Itoa(i))
-	idx, wts := Pruned(n, g.Prune)
+	idx, wts := Pruned(n, w.prune)
 	dense := isDense(idx, g.Model.NumFeatures)
 
 	var exact, fast *jen.Statement

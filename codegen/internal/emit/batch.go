@@ -19,9 +19,9 @@ const BatchRows = 64
 // take 128 KiB of stack).
 const maxBatchFeatures = 256
 
-// batchUnits reports whether the units score blocks of rows: all of them
-// have Batch statements (and the model is narrow enough), or none.
-func batchUnits(units []Unit) (bool, error) {
+// BatchUnits reports whether the units score blocks of rows: all of them
+// have Batch statements, or none (an error for a mix).
+func BatchUnits(units []Unit) (bool, error) {
 	n := 0
 	for _, u := range units {
 		if len(u.Batch) > 0 {

@@ -2,7 +2,6 @@ package emit
 
 import (
 	"fmt"
-	"strconv"
 
 	"github.com/dave/jennifer/jen"
 )
@@ -21,33 +20,34 @@ func (c *categorySet) bitset() bool { return c.cats[len(c.cats)-1] <= maxBitsetC
 
 // InCategories returns the condition "v is one of cats" of a categorical
 // split (ir/doc.go: -1 < v < 2^31 and trunc(v) in cats; false for NaN), v
-// being an expression of type F evaluated once. Each distinct set becomes
-// one package-level variable in the main file.
+// being an expression of type F evaluated once. Each distinct set of the
+// model is one package-level variable of the main file, numbered by NewGen
+// in the order of a depth-first walk of the trees.
 func (g *Gen) InCategories(v jen.Code, cats []int) *jen.Statement {
 	if len(cats) == 0 {
 		return jen.False()
 	}
-	key := fmt.Sprint(cats)
-	set, ok := g.catIndex[key]
+	set, ok := g.needs.catIndex[fmt.Sprint(cats)]
 	if !ok {
-		if g.catIndex == nil {
-			g.catIndex = map[string]*categorySet{}
-		}
-		set = &categorySet{name: "categories" + strconv.Itoa(len(g.catSets)), cats: cats}
-		g.catIndex[key] = set
-		g.catSets = append(g.catSets, set)
+		panic(fmt.Sprintf("emit: category set %v is not in the model", cats))
 	}
 	if set.bitset() {
-		g.usesBitset = true
 		return jen.Id("inCategories").Call(jen.Id(set.name).Index(jen.Op(":")), v)
 	}
-	g.usesSorted = true
 	return jen.Id("inSortedCategories").Call(jen.Id(set.name).Index(jen.Op(":")), v)
 }
 
 // genCategories declares the category sets and the helpers that test them.
 func (g *Gen) genCategories(f *jen.File) {
-	for _, s := range g.catSets {
+	usesBitset, usesSorted := false, false
+	for _, s := range g.needs.catSets {
+		if s.bitset() {
+			usesBitset = true
+		} else {
+			usesSorted = true
+		}
+	}
+	for _, s := range g.needs.catSets {
 		if s.bitset() {
 			words := make([]uint64, s.cats[len(s.cats)-1]/64+1)
 			for _, c := range s.cats {
@@ -69,7 +69,7 @@ func (g *Gen) genCategories(f *jen.File) {
 		f.Var().Id(s.name).Op("=").Index(jen.Lit(len(vals))).Int32().Values(vals...)
 	}
 	F := g.Float()
-	if g.usesBitset {
+	if usesBitset {
 		f.Add(Doc("inCategories reports whether v, truncated toward zero, is a category of the bitset set; NaN, negative and larger values are not."))
 		f.Func().Id("inCategories").Params(jen.Id("set").Index().Uint64(), jen.Id("v").Add(F)).Bool().Block(
 			jen.If(jen.Op("!").Parens(jen.Id("v").Op(">").Lit(-1).Op("&&").Id("v").Op("<").Add(F).Call(jen.Len(jen.Id("set")).Op("*").Lit(64)))).Block(jen.Return(jen.False())),
@@ -77,7 +77,7 @@ func (g *Gen) genCategories(f *jen.File) {
 			jen.Return(jen.Id("set").Index(jen.Id("c").Op("/").Lit(64)).Op(">>").Parens(jen.Id("c").Op("%").Lit(64)).Op("&").Lit(1).Op("!=").Lit(0)),
 		)
 	}
-	if g.usesSorted {
+	if usesSorted {
 		f.Add(Doc("inSortedCategories reports whether v, truncated toward zero, is one of the sorted categories set; NaN, negative and larger values are not."))
 		f.Func().Id("inSortedCategories").Params(jen.Id("set").Index().Int32(), jen.Id("v").Add(F)).Bool().Block(
 			jen.If(jen.Op("!").Parens(jen.Id("v").Op(">").Lit(-1).Op("&&").Id("v").Op("<").Lit(1).Op("<<").Lit(31))).Block(jen.Return(jen.False())),
