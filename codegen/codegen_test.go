@@ -68,7 +68,7 @@ func TestGenerateErrors(t *testing.T) {
 		opts codegen.Options
 		want string
 	}{
-		{"backend", m, codegen.Options{Package: "p", Backend: "quick"}, `unknown backend "quick" (known backends: ifelse, quickscorer, smoothstep)`},
+		{"backend", m, codegen.Options{Package: "p", Backend: "quick"}, `unknown backend "quick" (known backends: ifelse, quickscorer, smoothstep, or auto)`},
 		{"precision", m, codegen.Options{Package: "p", Precision: "float16"}, `unknown precision "float16" (want float64 or float32)`},
 		{"package", m, codegen.Options{Package: "1p"}, `package name "1p" is not a Go identifier`},
 		{"model", bad, codegen.Options{Package: "p"}, "invalid model: trees[0].nodes[0].feature: feature 7 out of range: the model has 2 features"},
@@ -119,7 +119,7 @@ func TestDeterministicAndSplit(t *testing.T) {
 				t.Errorf("%s: %s differs between two runs", prec, a[i].Name)
 			}
 		}
-		want := "predict.go trees_000.go trees_001.go trees_002.go trees_003.go trees_004.go trees_005.go trees_006.go trees_007.go"
+		want := "predict.go trees000.go trees001.go trees002.go trees003.go trees004.go trees005.go trees006.go trees007.go"
 		if got := strings.Join(names, " "); got != want {
 			t.Errorf("%s: files %s, want %s", prec, got, want)
 		}
@@ -188,9 +188,9 @@ func TestWriteDir(t *testing.T) {
 		t.Fatal(err)
 	}
 	mine := map[string]string{
-		"trees_009.go": "package many\n\n// written by hand\n",
-		"notes.txt":    "notes\n",
-		"doc.go":       "// Package many is generated.\npackage many\n",
+		"trees009.go": "package many\n\n// written by hand\n",
+		"notes.txt":   "notes\n",
+		"doc.go":      "// Package many is generated.\npackage many\n",
 	}
 	for name, data := range mine {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
@@ -211,7 +211,7 @@ func TestWriteDir(t *testing.T) {
 	for _, e := range entries {
 		names = append(names, e.Name())
 	}
-	if got, want := strings.Join(names, " "), "doc.go notes.txt predict.go trees_000.go trees_009.go"; got != want {
+	if got, want := strings.Join(names, " "), "doc.go notes.txt predict.go trees000.go trees009.go"; got != want {
 		t.Errorf("after a smaller run: %s, want %s", got, want)
 	}
 	for name, data := range mine {

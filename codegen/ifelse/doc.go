@@ -6,9 +6,11 @@
 // constant leaves (one value, or one per output) and softmax leaves, and soft
 // nodes of width γ = 0, which are hard oblique splits that go left iff their
 // margin is > 0. Soft nodes with γ > 0 need the smoothstep backend; latent
-// trees are not supported yet. [Check] says
-// whether a model can be compiled; codegen.Generate with Backend "ifelse"
-// does the compiling.
+// trees are not supported yet. [Check] says whether a model can be
+// compiled; codegen.Generate with Backend "ifelse" does the compiling. The
+// code of each tree is the hard-tree emitter of codegen/internal/emit
+// (emit.HardTree), which smoothstep also uses for the hard trees of a
+// model; this package is the backend that applies it to every tree.
 //
 // # Generated code
 //

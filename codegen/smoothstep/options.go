@@ -68,7 +68,7 @@ func (o *Options) Effective(m *ir.Model) (*ir.Model, string) {
 			n.Indices, n.Weights = idx, ws
 		}
 	}
-	return &c, fmt.Sprintf("soft-node weights with |w| <= %s are left out of the margins (%d of %d weights), "+
+	return &c, fmt.Sprintf("Soft-node weights with |w| <= %s are left out of the margins (%d of %d weights), "+
 		"so predictions differ from the interpreter's, and a missing value of a left-out feature no longer matters.",
 		strconv.FormatFloat(o.Prune, 'g', -1, 64), dropped, total)
 }

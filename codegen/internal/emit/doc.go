@@ -1,26 +1,19 @@
-// Package emit holds the pieces of generated code that every treegen backend
-// shares: the file header, the package documentation, the public API of the
-// generated package (constants, names, Predict, PredictMargin, PredictSlice,
-// PredictBatch, PredictClass), the link functions, float literals that
-// round-trip bit for bit, and the split of tree code across functions and
-// files.
+// Package emit is the toolkit with which treegen's backends write Go: the
+// arithmetic of ir/doc.go in either working precision ([Gen]: literals that
+// round-trip bit for bit, dot products, products that no fused multiply-add
+// can change, the portable exp, softmax leaves, split tests, category sets),
+// the hard-tree emitter that the ifelse and smoothstep backends share
+// ([HardTree]), the interface a backend implements ([Backend], [Options],
+// [Unit]), and the files of a generated package: the header ([HeaderLines]),
+// a tree file ([TreeFile]) and the main file with the public API
+// ([MainFile]), rendered and formatted by [Render].
 //
-// A backend (codegen/ifelse, and later codegen/quickscorer and
-// codegen/smoothstep) only provides the code of the trees: a list of [Unit]s,
-// each with its declarations and the statements that add its trees' values to
-// the margins. [Generate] lays the units out in files, in order, and writes
-// everything else.
-//
-// # Layout of a generated package
-//
-// The API lives in [MainFile] ("predict.go"). Tree code lives in files named
-// trees_000.go, trees_001.go, ... (more digits when there are more than 1,000
-// files, all names of one package having the same width, so that sorting by
-// name keeps the tree order). A tree file receives units in model order until
-// it would exceed [MaxFileSize] size units (nodes, or nodes plus weights) or
-// [MaxFileUnits] units; a unit larger than the limit gets a file of its own.
-// Each tree file ends with one function, addTreesNNN, that runs its units'
-// statements in order; PredictMargin calls these functions in file order.
+// It is a one-way toolkit: backends and the driver (package codegen) call
+// it; it imports neither. [NewGen] computes, from the model alone and before
+// anything is emitted, the facts that the main file needs (whether some
+// value is -0, whether an exponential is computed, the category sets in the
+// order of a depth-first walk), so that the files can be built in any order
+// and Gen's methods change nothing.
 //
 // # Arithmetic
 //

@@ -126,7 +126,7 @@ func (g *Gen) packageDoc(spec MainSpec) []string {
 	if spec.Approximation == "" {
 		what += " All arithmetic is done in " + g.Prec.String() + ", exactly as the treegen interpreter does it."
 	} else {
-		what += " All arithmetic is done in " + g.Prec.String() + ", but the code is approximate: " + spec.Approximation
+		what += " All arithmetic is done in " + g.Prec.String() + ", but the code is approximate. " + spec.Approximation
 	}
 
 	use := "Predict returns the predictions and PredictMargin the margins of one row; " +

@@ -1,0 +1,185 @@
+package codegen_test
+
+import (
+	"flag"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/treegen/treegen/codegen"
+	"github.com/treegen/treegen/codegen/smoothstep"
+	"github.com/treegen/treegen/ir"
+)
+
+// softStump is a model of one soft node of width 1 over two features, with
+// weights 1 and 0.25.
+func softStump() *ir.Model {
+	return &ir.Model{
+		FormatVersion: ir.FormatVersion, Task: ir.Regression, NumFeatures: 2, NumOutputs: 1,
+		Aggregation: ir.Sum, Link: ir.Identity,
+		Trees: []ir.Tree{{Output: 0, Nodes: []ir.Node{
+			{Kind: ir.Soft, Left: 1, Right: 2, Indices: []int{0, 1}, Weights: []float64{1, 0.25}, Gamma: 1},
+			{Kind: ir.Leaf, Value: []float64{2}},
+			{Kind: ir.Leaf, Value: []float64{1}},
+		}}},
+	}
+}
+
+// obliqueStump is a model of one oblique split.
+func obliqueStump() *ir.Model {
+	m := softStump()
+	m.Trees[0].Nodes[0] = ir.Node{Kind: ir.Oblique, Left: 1, Right: 2, Indices: []int{0}, Weights: []float64{1}}
+	return m
+}
+
+// latentModel is a model whose only tree is latent: no backend compiles it.
+func latentModel() *ir.Model {
+	act := 0.5
+	m := softStump()
+	m.Trees = append(m.Trees, ir.Tree{Output: ir.AllOutputs, Latent: true, Nodes: []ir.Node{{Kind: ir.Leaf, Activity: &act}}})
+	m.Readout = &ir.Readout{Weights: [][]float64{{0, 0, 0}}, Bias: []float64{0}}
+	return m
+}
+
+// TestBackends checks what the backends say of themselves: unique names,
+// summaries, defaults that change nothing, and flags that can share one
+// command line.
+func TestBackends(t *testing.T) {
+	seen := map[string]bool{}
+	fs := flag.NewFlagSet("gen", flag.ContinueOnError)
+	for _, b := range codegen.Backends() {
+		name := b.Name()
+		if name == "" || name == codegen.Auto || seen[name] {
+			t.Errorf("backend name %q is empty, auto or repeated", name)
+		}
+		seen[name] = true
+		if got, err := codegen.LookupBackend(name); err != nil || got.Name() != name {
+			t.Errorf("LookupBackend(%s) = %v, %v", name, got, err)
+		}
+		if s := b.Summary(); len(s) < 20 || strings.Contains(s, "\n") {
+			t.Errorf("%s: summary %q", name, s)
+		}
+		opts := b.NewOptions()
+		if err := opts.Validate(); err != nil {
+			t.Errorf("%s: default options invalid: %v", name, err)
+		}
+		if s := opts.String(); s != "" {
+			t.Errorf("%s: default options say %q, want \"\"", name, s)
+		}
+		m := softStump()
+		if eff, approx := opts.Effective(m); eff != m || approx != "" {
+			t.Errorf("%s: default options are approximate: %q", name, approx)
+		}
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					t.Errorf("%s: its flags clash with another backend's: %v", name, r)
+				}
+			}()
+			opts.RegisterFlags(fs)
+		}()
+	}
+	if got := strings.Join(codegen.BackendNames(), " "); got != "ifelse quickscorer smoothstep" {
+		t.Errorf("BackendNames() = %s", got)
+	}
+	if _, err := codegen.LookupBackend("llvm"); err == nil ||
+		err.Error() != `unknown backend "llvm" (known backends: ifelse, quickscorer, smoothstep, or auto)` {
+		t.Errorf("LookupBackend(llvm): %v", err)
+	}
+}
+
+// TestAuto checks which backends are suited to which models, and what auto
+// picks.
+func TestAuto(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		m      *ir.Model
+		suited string
+	}{
+		{"axis", manyTrees(3), "ifelse quickscorer"},
+		{"oblique", obliqueStump(), "ifelse"},
+		{"soft", softStump(), "smoothstep"},
+		{"latent", latentModel(), ""},
+	} {
+		if err := tc.m.Validate(); err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		var names []string
+		for _, b := range codegen.SuitedBackends(tc.m) {
+			names = append(names, b.Name())
+		}
+		if got := strings.Join(names, " "); got != tc.suited {
+			t.Errorf("%s: suited backends %q, want %q", tc.name, got, tc.suited)
+		}
+		b, err := codegen.AutoBackend(tc.m)
+		switch {
+		case tc.suited == "":
+			if err == nil || !strings.HasPrefix(err.Error(), "no backend compiles this model (ifelse: ") ||
+				!strings.Contains(err.Error(), "; smoothstep: tree 1 is latent") {
+				t.Errorf("%s: auto: %v", tc.name, err)
+			}
+		case err != nil:
+			t.Errorf("%s: auto: %v", tc.name, err)
+		case b.Name() != strings.Fields(tc.suited)[0]:
+			t.Errorf("%s: auto picks %s, want %s", tc.name, b.Name(), strings.Fields(tc.suited)[0])
+		}
+	}
+	// Generate with no backend named uses auto.
+	files, err := codegen.Generate(softStump(), codegen.Options{Package: "p", OmitVersion: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(files[0].Data), "\n// Backend smoothstep, float64: exact") {
+		t.Errorf("auto on a soft model:\n%s", files[0].Data[:300])
+	}
+}
+
+// TestBackendOptions checks the errors of options given to the wrong
+// backend or with bad values, and the headers of approximate code.
+func TestBackendOptions(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		opts codegen.Options
+		want string
+	}{
+		{"wrong backend", codegen.Options{Backend: "ifelse", BackendOptions: &smoothstep.Options{Prune: 0.5}},
+			"options of type *smoothstep.Options are not those of the ifelse backend (emit.NoOptions)"},
+		{"negative prune", codegen.Options{Backend: "smoothstep", BackendOptions: &smoothstep.Options{Prune: -1}},
+			"--prune -1: want a finite number >= 0"},
+		{"precision", codegen.Options{Precision: "float16"}, `unknown precision "float16" (want float64 or float32)`},
+	} {
+		tc.opts.Package = "p"
+		_, err := codegen.Generate(softStump(), tc.opts)
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("%s: %v, want %s", tc.name, err, tc.want)
+		}
+	}
+
+	m := softStump()
+	opts := &smoothstep.Options{Prune: 0.25}
+	eff, approx := opts.Effective(m)
+	if err := eff.Validate(); err != nil {
+		t.Fatalf("the pruned model is invalid: %v", err)
+	}
+	if n := eff.Trees[0].Nodes[0]; len(n.Weights) != 1 || len(m.Trees[0].Nodes[0].Weights) != 2 {
+		t.Errorf("pruned weights %v; the model's %v", n.Weights, m.Trees[0].Nodes[0].Weights)
+	}
+	files, err := codegen.Generate(m, codegen.Options{Package: "p", Backend: "smoothstep", BackendOptions: opts,
+		Precision: codegen.Float32, OmitVersion: true, Measured: "Measured: at most 0.1 off."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		lines := strings.Split(string(f.Data), "\n")
+		header := strings.Join(lines[1:5], " ")
+		if !strings.HasPrefix(lines[1], "// Backend smoothstep, float32, prune 0.25: approximate.") ||
+			!strings.Contains(header, "(1 of 2 weights)") || !strings.Contains(header, "Measured: at most 0.1 off.") {
+			t.Errorf("%s: header\n%s", f.Name, strings.Join(lines[:6], "\n"))
+		}
+	}
+	doc := strings.ReplaceAll(strings.Join(strings.Fields(string(files[0].Data)), " "), " // ", " ")
+	if !strings.Contains(doc, "but the code is approximate. "+approx) ||
+		strings.Contains(doc, "exactly as the treegen interpreter") {
+		t.Errorf("the package doc of approximate code does not say so:\n%s", fmt.Sprint(doc[:900]))
+	}
+}
