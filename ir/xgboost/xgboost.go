@@ -76,92 +76,160 @@ type converter struct {
 	numFeature int
 	dart       bool
 	weights    []float32 // dart: weight_drop, one per tree
+	// params are the provenance's params, gathered as the model is read.
+	params map[string]string
 }
 
+// convert turns the parsed document root into an ir.Model. The parts are
+// read in a fixed order, so that a model with several faults is reported by
+// its first: the version, the booster, the objective, the outputs, the base
+// score, the feature names, then the trees.
 func convert(root *value) (*ir.Model, error) {
-	if root.kind != objectKind {
-		return nil, fmt.Errorf("not an XGBoost model: the top level is %s, want an object", root.kind)
+	doc, learner, err := findLearner(root)
+	if err != nil {
+		return nil, err
 	}
-	doc := root
+	c := &converter{params: map[string]string{}}
+	if err := c.readVersion(doc); err != nil {
+		return nil, err
+	}
+	// The booster first: a linear model is refused whatever else it holds.
+	gb, booster, err := c.readBooster(learner)
+	if err != nil {
+		return nil, err
+	}
+	objName, obj, err := c.readObjective(learner)
+	if err != nil {
+		return nil, err
+	}
+	m, mp, err := c.newModel(learner, objName, obj)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.baseScore(m, mp, objName, obj); err != nil {
+		return nil, err
+	}
+	if err := c.featureNames(m, learner); err != nil {
+		return nil, err
+	}
+	model, err := c.treeModel(gb, booster)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.trees(m, model, obj); err != nil {
+		return nil, err
+	}
+	m.Provenance = &ir.Provenance{Producer: "xgboost", Params: c.params}
+	return m, nil
+}
+
+// findLearner returns the document that holds the model, root or the
+// "Model" of a checkpoint, and its "learner" object.
+func findLearner(root *value) (doc, learner *value, err error) {
+	if root.kind != objectKind {
+		return nil, nil, fmt.Errorf("not an XGBoost model: the top level is %s, want an object", root.kind)
+	}
+	doc = root
 	if doc.field("learner") == nil && doc.field("Model") != nil {
 		doc = doc.field("Model") // a checkpoint: {"Config": ..., "Model": ...}
 	}
-	learner := doc.field("learner")
+	learner = doc.field("learner")
 	switch {
 	case learner == nil && root.field("format_version") != nil:
-		return nil, errors.New(`not an XGBoost model: this is a treegen IR model ("format_version"); load it with ir.Load`)
+		return nil, nil, errors.New(`not an XGBoost model: this is a treegen IR model ("format_version"); load it with ir.Load`)
 	case learner == nil:
-		return nil, errors.New(`not an XGBoost model: the top-level object has no "learner"`)
+		return nil, nil, errors.New(`not an XGBoost model: the top-level object has no "learner"`)
 	}
 	if err := object(learner, "learner"); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	c := &converter{}
-	params := map[string]string{}
-	if v := doc.field("version"); v != nil {
-		version, err := ints(v, "version")
-		if err != nil {
-			return nil, err
-		}
-		c.version = version
-		parts := make([]string, len(version))
-		for i, n := range version {
-			parts[i] = strconv.FormatInt(n, 10)
-		}
-		params["version"] = strings.Join(parts, ".")
-	}
+	return doc, learner, nil
+}
 
-	// The booster first: a linear model is refused whatever else it holds.
-	gb := learner.field("gradient_booster")
-	if err := object(gb, "gradient_booster"); err != nil {
-		return nil, err
+// readVersion reads the version of XGBoost that saved the model, when doc
+// has one, into c.version and the "version" param.
+func (c *converter) readVersion(doc *value) error {
+	v := doc.field("version")
+	if v == nil {
+		return nil
 	}
-	booster, err := str(gb.field("name"), "gradient_booster.name")
+	version, err := ints(v, "version")
 	if err != nil {
-		return nil, err
+		return err
+	}
+	c.version = version
+	parts := make([]string, len(version))
+	for i, n := range version {
+		parts[i] = strconv.FormatInt(n, 10)
+	}
+	c.params["version"] = strings.Join(parts, ".")
+	return nil
+}
+
+// readBooster returns learner's gradient_booster object and its name,
+// gbtree or dart; it refuses gblinear and unknown boosters.
+func (c *converter) readBooster(learner *value) (gb *value, booster string, err error) {
+	gb = learner.field("gradient_booster")
+	if err := object(gb, "gradient_booster"); err != nil {
+		return nil, "", err
+	}
+	booster, err = str(gb.field("name"), "gradient_booster.name")
+	if err != nil {
+		return nil, "", err
 	}
 	switch booster {
 	case "gbtree", "dart":
 	case "gblinear":
-		return nil, errors.New("gblinear models are not tree models: treegen imports the gbtree and dart boosters")
+		return nil, "", errors.New("gblinear models are not tree models: treegen imports the gbtree and dart boosters")
 	default:
-		return nil, errorf("gradient_booster.name", "unknown booster %q (want gbtree or dart)", booster)
+		return nil, "", errorf("gradient_booster.name", "unknown booster %q (want gbtree or dart)", booster)
 	}
-	params["booster"] = booster
+	c.params["booster"] = booster
+	return gb, booster, nil
+}
 
-	// The objective and the outputs.
+// readObjective returns the name of learner's objective and its mapping
+// onto the IR (task, link and base margin).
+func (c *converter) readObjective(learner *value) (string, objective, error) {
 	objv := learner.field("objective")
 	if err := object(objv, "objective"); err != nil {
-		return nil, err
+		return "", objective{}, err
 	}
 	objName, err := str(objv.field("name"), "objective.name")
 	if err != nil {
-		return nil, err
+		return "", objective{}, err
 	}
 	obj, err := lookupObjective(objName)
 	if err != nil {
-		return nil, err
+		return "", objective{}, err
 	}
-	params["objective"] = objName
+	c.params["objective"] = objName
+	return objName, obj, nil
+}
+
+// newModel reads learner_model_param, which it returns too, and returns the
+// model without base score, feature names, trees or provenance: its
+// features, task, link and outputs, for the objective obj named objName.
+func (c *converter) newModel(learner *value, objName string, obj objective) (*ir.Model, *value, error) {
 	mp := learner.field("learner_model_param")
 	if err := object(mp, "learner_model_param"); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	numFeature, err := param(mp, "learner_model_param", "num_feature", -1)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if numFeature < 1 || numFeature > math.MaxInt32 {
-		return nil, errorf("learner_model_param.num_feature", "must be in 1..%d, got %d", math.MaxInt32, numFeature)
+		return nil, nil, errorf("learner_model_param.num_feature", "must be in 1..%d, got %d", math.MaxInt32, numFeature)
 	}
 	c.numFeature = int(numFeature)
 	numClass, err := param(mp, "learner_model_param", "num_class", 0)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	numTarget, err := param(mp, "learner_model_param", "num_target", 1)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	m := &ir.Model{
 		FormatVersion:  ir.FormatVersion,
@@ -172,70 +240,96 @@ func convert(root *value) (*ir.Model, error) {
 		Float32Compare: true,
 		Float32Sum:     true,
 	}
+	if err := c.setOutputs(m, objName, obj, numClass, numTarget); err != nil {
+		return nil, nil, err
+	}
+	return m, mp, nil
+}
+
+// setOutputs sets the outputs of m, its class names and, for a multiclass
+// or multi-target model, its task, from num_class and num_target; it
+// refuses the combinations that the objective obj named objName rules out.
+func (c *converter) setOutputs(m *ir.Model, objName string, obj objective, numClass, numTarget int64) error {
 	switch {
 	case numTarget < 1 || numTarget > 1<<16:
-		return nil, errorf("learner_model_param.num_target", "must be in 1..65536, got %d", numTarget)
+		return errorf("learner_model_param.num_target", "must be in 1..65536, got %d", numTarget)
 	case numClass < 0 || numClass > 1<<16:
-		return nil, errorf("learner_model_param.num_class", "must be in 0..65536, got %d", numClass)
+		return errorf("learner_model_param.num_class", "must be in 0..65536, got %d", numClass)
 	case obj.multiclass && numClass < 2:
-		return nil, errorf("learner_model_param.num_class", "%s needs at least 2 classes, got num_class %d", objName, numClass)
+		return errorf("learner_model_param.num_class", "%s needs at least 2 classes, got num_class %d", objName, numClass)
 	case obj.multiclass && numTarget > 1:
-		return nil, errorf("learner_model_param.num_target", "%s with %d targets is not supported", objName, numTarget)
+		return errorf("learner_model_param.num_target", "%s with %d targets is not supported", objName, numTarget)
 	case !obj.multiclass && numClass > 1:
-		return nil, errorf("learner_model_param.num_class", "num_class %d with objective %s: only multi:softmax and multi:softprob have classes", numClass, objName)
+		return errorf("learner_model_param.num_class", "num_class %d with objective %s: only multi:softmax and multi:softprob have classes", numClass, objName)
 	case obj.multiclass:
 		m.NumOutputs = int(numClass)
 		for k := 0; k < m.NumOutputs; k++ {
 			m.ClassNames = append(m.ClassNames, strconv.Itoa(k))
 		}
-		params["num_class"] = strconv.Itoa(m.NumOutputs)
+		c.params["num_class"] = strconv.Itoa(m.NumOutputs)
 	case numTarget > 1:
 		m.NumOutputs = int(numTarget)
 		m.Task = ir.MultiOutput
-		params["num_target"] = strconv.Itoa(m.NumOutputs)
+		c.params["num_target"] = strconv.Itoa(m.NumOutputs)
 	default:
 		m.NumOutputs = 1
 		if m.Task == ir.Binary {
 			m.ClassNames = []string{"0", "1"}
 		}
 	}
+	return nil
+}
 
-	// The base margin.
-	bsv := mp.field("base_score")
-	scores, text, err := parseBaseScore(bsv, m.NumOutputs)
+// baseScore sets the base margin of m from the base_score of
+// learner_model_param mp, mapped by the objective obj named objName.
+func (c *converter) baseScore(m *ir.Model, mp *value, objName string, obj objective) error {
+	scores, text, err := parseBaseScore(mp.field("base_score"), m.NumOutputs)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	params["base_score"] = text
+	c.params["base_score"] = text
 	for _, bs := range scores {
 		margin, err := obj.toMargin(objName, bs)
 		if err != nil {
-			return nil, errorf("learner_model_param.base_score", "%v", err)
+			return errorf("learner_model_param.base_score", "%v", err)
 		}
 		m.BaseScore = append(m.BaseScore, float64(margin))
 	}
+	return nil
+}
 
-	// Feature names.
-	if v := learner.field("feature_names"); v != nil {
-		list, err := array(v, "feature_names")
-		if err != nil {
-			return nil, err
-		}
-		if len(list) > 0 {
-			if len(list) != c.numFeature {
-				return nil, errorf("feature_names", "has %d names for %d features (num_feature)", len(list), c.numFeature)
-			}
-			for i := range list {
-				name, err := str(&list[i], fmt.Sprintf("feature_names[%d]", i))
-				if err != nil {
-					return nil, err
-				}
-				m.FeatureNames = append(m.FeatureNames, name)
-			}
-		}
+// featureNames sets the feature names of m from learner's feature_names,
+// when it has a non-empty list: one name per feature.
+func (c *converter) featureNames(m *ir.Model, learner *value) error {
+	v := learner.field("feature_names")
+	if v == nil {
+		return nil
 	}
+	list, err := array(v, "feature_names")
+	if err != nil {
+		return err
+	}
+	if len(list) == 0 {
+		return nil
+	}
+	if len(list) != c.numFeature {
+		return errorf("feature_names", "has %d names for %d features (num_feature)", len(list), c.numFeature)
+	}
+	for i := range list {
+		name, err := str(&list[i], fmt.Sprintf("feature_names[%d]", i))
+		if err != nil {
+			return err
+		}
+		m.FeatureNames = append(m.FeatureNames, name)
+	}
+	return nil
+}
 
-	// The trees.
+// treeModel returns the object that holds the trees of the gradient
+// booster gb named booster: its "model", or for dart the model of its
+// "gbtree", whose weight_drop it reads into c.weights. It checks the
+// model's gbtree_model_param.
+func (c *converter) treeModel(gb *value, booster string) (*value, error) {
 	model := gb.field("model")
 	modelPath := "gradient_booster.model"
 	if booster == "dart" {
@@ -245,6 +339,7 @@ func convert(root *value) (*ir.Model, error) {
 		}
 		model = inner.field("model")
 		modelPath = "gradient_booster.gbtree.model"
+		var err error
 		if c.weights, err = float32s(gb.field("weight_drop"), "gradient_booster.weight_drop"); err != nil {
 			return nil, err
 		}
@@ -253,75 +348,98 @@ func convert(root *value) (*ir.Model, error) {
 	if err := object(model, modelPath); err != nil {
 		return nil, err
 	}
-	if gp := model.field("gbtree_model_param"); gp != nil {
-		p := modelPath + ".gbtree_model_param"
-		if err := object(gp, p); err != nil {
-			return nil, err
-		}
-		npt, err := param(gp, p, "num_parallel_tree", 1)
+	if err := c.modelParam(model, modelPath); err != nil {
+		return nil, err
+	}
+	return model, nil
+}
+
+// modelParam checks the gbtree_model_param of model (at modelPath), when
+// it has one, and records num_parallel_tree: it refuses vector leaves and
+// a num_trees that is not the number of trees.
+func (c *converter) modelParam(model *value, modelPath string) error {
+	gp := model.field("gbtree_model_param")
+	if gp == nil {
+		return nil
+	}
+	p := modelPath + ".gbtree_model_param"
+	if err := object(gp, p); err != nil {
+		return err
+	}
+	npt, err := param(gp, p, "num_parallel_tree", 1)
+	if err != nil {
+		return err
+	}
+	if npt < 1 {
+		return errorf(p+".num_parallel_tree", "must be at least 1, got %d", npt)
+	}
+	c.params["num_parallel_tree"] = strconv.FormatInt(npt, 10)
+	slv, err := param(gp, p, "size_leaf_vector", 0)
+	if err != nil {
+		return err
+	}
+	if slv > 1 {
+		return errorf(p+".size_leaf_vector", "vector leaves (size_leaf_vector %d, XGBoost's multi_strategy \"multi_output_tree\") are not supported", slv)
+	}
+	if v := gp.field("num_trees"); v != nil {
+		numTrees, err := integer(v, p+".num_trees", true)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		if npt < 1 {
-			return nil, errorf(p+".num_parallel_tree", "must be at least 1, got %d", npt)
-		}
-		params["num_parallel_tree"] = strconv.FormatInt(npt, 10)
-		slv, err := param(gp, p, "size_leaf_vector", 0)
-		if err != nil {
-			return nil, err
-		}
-		if slv > 1 {
-			return nil, errorf(p+".size_leaf_vector", "vector leaves (size_leaf_vector %d, XGBoost's multi_strategy \"multi_output_tree\") are not supported", slv)
-		}
-		if v := gp.field("num_trees"); v != nil {
-			numTrees, err := integer(v, p+".num_trees", true)
-			if err != nil {
-				return nil, err
-			}
-			if trees := model.field("trees"); trees != nil && trees.kind == arrayKind && int64(len(trees.list)) != numTrees {
-				return nil, errorf(p+".num_trees", "is %d, but the model has %d trees", numTrees, len(trees.list))
-			}
+		if trees := model.field("trees"); trees != nil && trees.kind == arrayKind && int64(len(trees.list)) != numTrees {
+			return errorf(p+".num_trees", "is %d, but the model has %d trees", numTrees, len(trees.list))
 		}
 	}
+	return nil
+}
+
+// trees converts the trees of model into m.Trees, each writing the output
+// that tree_info gives it; obj is the objective, for the errors.
+func (c *converter) trees(m *ir.Model, model *value, obj objective) error {
 	trees, err := array(model.field("trees"), "trees")
 	if err != nil {
-		return nil, err
+		return err
 	}
 	info, err := ints(model.field("tree_info"), "tree_info")
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if len(info) != len(trees) {
-		return nil, errorf("tree_info", "has %d entries for %d trees", len(info), len(trees))
+		return errorf("tree_info", "has %d entries for %d trees", len(info), len(trees))
 	}
 	if c.dart && len(c.weights) != len(trees) {
-		return nil, errorf("gradient_booster.weight_drop", "has %d weights for %d trees", len(c.weights), len(trees))
+		return errorf("gradient_booster.weight_drop", "has %d weights for %d trees", len(c.weights), len(trees))
 	}
-	params["num_trees"] = strconv.Itoa(len(trees))
+	c.params["num_trees"] = strconv.Itoa(len(trees))
 	m.Trees = make([]ir.Tree, len(trees))
 	for t := range trees {
 		if out := info[t]; out < 0 || out >= int64(m.NumOutputs) {
-			what := fmt.Sprintf("%d output", m.NumOutputs)
-			if m.NumOutputs > 1 {
-				what += "s"
-			}
-			switch {
-			case obj.multiclass:
-				what = fmt.Sprintf("%d classes (num_class %d)", m.NumOutputs, m.NumOutputs)
-			case m.Task == ir.MultiOutput:
-				what = fmt.Sprintf("%d targets (num_target %d)", m.NumOutputs, m.NumOutputs)
-			}
-			return nil, errorf(fmt.Sprintf("tree_info[%d]", t), "tree %d writes output %d, but the model has %s", t, out, what)
+			return errorf(fmt.Sprintf("tree_info[%d]", t), "tree %d writes output %d, but the model has %s", t, out, outputsOf(m, obj))
 		}
 		tree, err := c.tree(t, &trees[t])
 		if err != nil {
-			return nil, err
+			return err
 		}
 		tree.Output = int(info[t])
 		m.Trees[t] = tree
 	}
-	m.Provenance = &ir.Provenance{Producer: "xgboost", Params: params}
-	return m, nil
+	return nil
+}
+
+// outputsOf describes the outputs of m for an error: "1 output",
+// "3 classes (num_class 3)", "2 targets (num_target 2)".
+func outputsOf(m *ir.Model, obj objective) string {
+	what := fmt.Sprintf("%d output", m.NumOutputs)
+	if m.NumOutputs > 1 {
+		what += "s"
+	}
+	switch {
+	case obj.multiclass:
+		what = fmt.Sprintf("%d classes (num_class %d)", m.NumOutputs, m.NumOutputs)
+	case m.Task == ir.MultiOutput:
+		what = fmt.Sprintf("%d targets (num_target %d)", m.NumOutputs, m.NumOutputs)
+	}
+	return what
 }
 
 // param reads the integer parameter key of object obj (at path), written as

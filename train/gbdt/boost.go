@@ -21,9 +21,64 @@ type result struct {
 	margins []float64 // k × n: margins[k*n+r] is margin k of row r
 }
 
-// boost is Train.
+// boost is Train: it prepares a booster, runs the rounds and assembles the
+// model from their trees.
 func boost(train, valid *data.Dataset, opts Options) (*result, error) {
 	start := time.Now()
+	b, err := newBooster(train, valid, opts, start)
+	if err != nil {
+		return nil, err
+	}
+	trees, bestRound, err := b.run()
+	if err != nil {
+		return nil, err
+	}
+	return b.finish(trees, bestRound)
+}
+
+// booster is the state of one run of boost: the settings, the data and its
+// bins, the margins and gradients, the random draws and the tree growers.
+type booster struct {
+	s            settings
+	opts         Options
+	train, valid *data.Dataset
+	tgt          *target
+	start        time.Time // when Train started, for RoundInfo.Elapsed
+	model        *ir.Model // everything but the trees until finish
+
+	n, p, k int // training rows, features, and margins per row (tgt.k)
+	nv      int // validation rows, 0 without a validation set
+
+	bm *binned
+	// growers holds the tree growers free to take: one per goroutine that
+	// grows a tree of a round, treeThreads of them.
+	growers     chan *grower
+	treeThreads int
+	gradThreads int // goroutines that compute the gradients
+
+	// Margins class by class: margins[k*n+r] is margin k of row r, and
+	// vmargins[k*nv+r] that of validation row r.
+	margins, vmargins      []float64
+	grads                  [][]gradPair // grads[k][r]: of margin k of row r
+	trainScore, validScore *scorer      // nil when not needed
+
+	rng      *rand.Rand
+	sample   []int32 // the rows of the round's trees, the first sampled of them
+	sampled  int
+	inSample []bool // whether a row is in the sample; nil without subsampling
+	// features[k] are the features of the tree of class k in a round, the
+	// first nfeat of them.
+	features [][]int
+	nfeat    int
+
+	roundTrees []ir.Tree // the trees of the current round, one per class
+	errs       []error   // their errors
+}
+
+// newBooster checks the options and the data sets and prepares a run of
+// boost that started at start: the model without its trees, the bins, the
+// growers, the margins at the base score and the random draws.
+func newBooster(train, valid *data.Dataset, opts Options, start time.Time) (*booster, error) {
 	s, err := opts.settings(valid != nil)
 	if err != nil {
 		return nil, err
@@ -42,6 +97,30 @@ func boost(train, valid *data.Dataset, opts Options) (*result, error) {
 		}
 	}
 
+	b := &booster{
+		s:     s,
+		opts:  opts,
+		train: train,
+		valid: valid,
+		tgt:   tgt,
+		start: start,
+		model: newModel(train, valid, opts, s, tgt),
+		n:     train.Rows,
+		p:     train.Cols,
+		k:     tgt.k,
+	}
+	b.setupGrowers()
+	b.setupMargins(validCls)
+	b.setupDraws()
+	b.roundTrees = make([]ir.Tree, b.k)
+	b.errs = make([]error, b.k)
+	return b, nil
+}
+
+// newModel returns the model that training on train (watching valid, which
+// may be nil) with s makes, but for its trees: the features, the task, the
+// base score and the provenance.
+func newModel(train, valid *data.Dataset, opts Options, s settings, tgt *target) *ir.Model {
 	m := &ir.Model{
 		FormatVersion: ir.FormatVersion,
 		Name:          opts.Name,
@@ -64,181 +143,230 @@ func boost(train, valid *data.Dataset, opts Options) (*result, error) {
 			m.Provenance.Data["valid_"+k] = v
 		}
 	}
+	return m
+}
 
-	n, p, K := train.Rows, train.Cols, tgt.k
-	bm := newBinned(train, s.maxBins, s.threads)
-	// One tree per class and round: the trees of a round grow in parallel,
-	// each on one goroutine with a grower of its own. One tree per round:
-	// its growth is spread over the goroutines.
-	treeThreads := 1
-	growers := make(chan *grower, max(1, min(s.threads, K)))
+// setupGrowers bins the training set and makes the growers.
+//
+// One tree per class and round: the trees of a round grow in parallel, each
+// on one goroutine with a grower of its own. One tree per round: its growth
+// is spread over the goroutines.
+func (b *booster) setupGrowers() {
+	s, K := &b.s, b.k
+	b.bm = newBinned(b.train, s.maxBins, s.threads)
+	b.treeThreads = 1
+	b.growers = make(chan *grower, max(1, min(s.threads, K)))
 	if K > 1 && s.threads > 1 {
-		treeThreads = min(s.threads, K)
-		for range treeThreads {
-			growers <- newGrower(&s, bm, 1, treeThreads)
+		b.treeThreads = min(s.threads, K)
+		for range b.treeThreads {
+			b.growers <- newGrower(s, b.bm, 1, b.treeThreads)
 		}
 	} else {
-		growers <- newGrower(&s, bm, s.threads, 1)
+		b.growers <- newGrower(s, b.bm, s.threads, 1)
 	}
-	// Margins class by class: margins[k*n+r] is margin k of row r.
-	margins := make([]float64, n*K)
-	for k, b := range m.BaseScore {
+}
+
+// setupMargins sets the training margins, and the validation ones when
+// there is a validation set (whose classes are validCls), to the base
+// score, and makes the gradients and the scorers of the losses.
+func (b *booster) setupMargins(validCls []int32) {
+	n, K := b.n, b.k
+	b.margins = make([]float64, n*K)
+	for k, bs := range b.model.BaseScore {
 		for r := range n {
-			margins[k*n+r] = b
+			b.margins[k*n+r] = bs
 		}
 	}
-	var vmargins []float64
-	nv := 0
-	if valid != nil {
-		nv = valid.Rows
-		vmargins = make([]float64, nv*K)
-		for k, b := range m.BaseScore {
+	if b.valid != nil {
+		nv := b.valid.Rows
+		b.nv = nv
+		b.vmargins = make([]float64, nv*K)
+		for k, bs := range b.model.BaseScore {
 			for r := range nv {
-				vmargins[k*nv+r] = b
+				b.vmargins[k*nv+r] = bs
 			}
 		}
 	}
-	grads := make([][]gradPair, K)
-	for k := range grads {
-		grads[k] = make([]gradPair, n)
+	b.grads = make([][]gradPair, K)
+	for k := range b.grads {
+		b.grads[k] = make([]gradPair, n)
 	}
-	var trainScore, validScore *scorer
-	if opts.OnRound != nil {
-		trainScore = newScorer(s.objective, K, train.Y, tgt.cls)
+	if b.opts.OnRound != nil {
+		b.trainScore = newScorer(b.s.objective, K, b.train.Y, b.tgt.cls)
 	}
-	if valid != nil {
-		validScore = newScorer(s.objective, K, valid.Y, validCls)
+	if b.valid != nil {
+		b.validScore = newScorer(b.s.objective, K, b.valid.Y, validCls)
 	}
-
-	rng := rand.New(rand.NewPCG(s.seed, s.seed^0x9e3779b97f4a7c15))
-	sample := make([]int32, n)
-	for r := range sample {
-		sample[r] = int32(r)
-	}
-	sampled := n
-	var inSample []bool
-	if s.subsample < 1 {
-		sampled = max(1, int(math.Round(s.subsample*float64(n))))
-		sample = sample[:sampled]
-		inSample = make([]bool, n)
-	}
-	// features[k] are the features of the tree of class k in a round.
-	features := make([][]int, K)
-	nfeat := p
-	if s.colsample < 1 {
-		nfeat = max(1, int(math.Round(s.colsample*float64(p))))
-	}
-	for k := range features {
-		features[k] = make([]int, nfeat)
-		for f := range nfeat {
-			features[k][f] = f
-		}
-	}
-
-	// growTree grows the tree of class k of a round with g, moves the
-	// margins by it and returns it.
-	growTree := func(g *grower, k int) (ir.Tree, error) {
-		copy(g.rows, sample)
-		nodes, err := g.grow(grads[k], sampled, features[k])
-		if err != nil {
-			return ir.Tree{}, err
-		}
-		mk := margins[k*n : (k+1)*n]
-		for i := range nodes {
-			if nd := &nodes[i]; nd.leaf {
-				for _, r := range g.rows[nd.lo:nd.hi] {
-					mk[r] += nd.value
-				}
-			}
-		}
-		if inSample != nil {
-			for r := range n {
-				if !inSample[r] {
-					mk[r] += nodes[leafByBins(nodes, bm, r)].value
-				}
-			}
-		}
-		if valid != nil {
-			vk := vmargins[k*nv : (k+1)*nv]
-			for r := range nv {
-				vk[r] += nodes[leafByValues(nodes, valid.Row(r))].value
-			}
-		}
-		return toIR(nodes, k), nil
-	}
-
-	gradThreads := s.threads
+	b.gradThreads = b.s.threads
 	if n*K < 1<<12 {
-		gradThreads = 1
+		b.gradThreads = 1
 	}
-	bestLoss, bestRound := math.Inf(1), 0
-	var trees []ir.Tree
-	roundTrees := make([]ir.Tree, K)
-	errs := make([]error, K)
-	for round := 1; round <= s.rounds; round++ {
-		parallel.For((n+gradBlock-1)/gradBlock, gradThreads, func(b int) {
-			tgt.gradients(margins, grads, b*gradBlock, min((b+1)*gradBlock, n))
-		})
-		// The random draws come first, in a fixed order.
-		if inSample != nil {
-			clear(inSample)
-			choose(rng, n, sampled, func(i, r int) {
-				sample[i] = int32(r)
-				inSample[r] = true
-			})
-		}
-		if nfeat < p {
-			for k := range K {
-				choose(rng, p, nfeat, func(i, f int) { features[k][i] = f })
-			}
-		}
-		parallel.For(K, treeThreads, func(k int) {
-			g := <-growers
-			roundTrees[k], errs[k] = growTree(g, k)
-			growers <- g
-		})
-		for k := range K {
-			if errs[k] != nil {
-				return nil, errs[k]
-			}
-		}
-		trees = append(trees, roundTrees...)
+}
 
-		validLoss := math.NaN()
-		if valid != nil && (s.earlyStopping > 0 || opts.OnRound != nil) {
-			validLoss = validScore.loss(vmargins)
+// setupDraws seeds the random numbers and sizes the row sample and the
+// feature sets of the trees; before the first draw they hold every row and
+// the first features.
+func (b *booster) setupDraws() {
+	s, n, p := &b.s, b.n, b.p
+	b.rng = rand.New(rand.NewPCG(s.seed, s.seed^0x9e3779b97f4a7c15))
+	b.sample = make([]int32, n)
+	for r := range b.sample {
+		b.sample[r] = int32(r)
+	}
+	b.sampled = n
+	if s.subsample < 1 {
+		b.sampled = max(1, int(math.Round(s.subsample*float64(n))))
+		b.sample = b.sample[:b.sampled]
+		b.inSample = make([]bool, n)
+	}
+	b.features = make([][]int, b.k)
+	b.nfeat = p
+	if s.colsample < 1 {
+		b.nfeat = max(1, int(math.Round(s.colsample*float64(p))))
+	}
+	for k := range b.features {
+		b.features[k] = make([]int, b.nfeat)
+		for f := range b.nfeat {
+			b.features[k][f] = f
 		}
-		if opts.OnRound != nil {
-			info := RoundInfo{
-				Round:     round,
-				Rounds:    s.rounds,
-				TrainLoss: trainScore.loss(margins),
-				ValidLoss: validLoss,
-				ValidAUC:  math.NaN(),
-			}
-			if valid != nil {
-				info.ValidAUC = validScore.auc(vmargins)
-			}
-			info.Elapsed = time.Since(start)
-			opts.OnRound(info)
+	}
+}
+
+// run boosts the rounds, stopping early when the validation loss has not
+// improved for s.earlyStopping rounds, and returns the trees of every
+// round grown and, with early stopping, the round of the best validation
+// loss (0 when none was finite).
+func (b *booster) run() (trees []ir.Tree, bestRound int, err error) {
+	bestLoss := math.Inf(1)
+	for round := 1; round <= b.s.rounds; round++ {
+		if err := b.round(); err != nil {
+			return nil, 0, err
 		}
-		if s.earlyStopping > 0 {
+		trees = append(trees, b.roundTrees...)
+
+		validLoss := b.report(round)
+		if b.s.earlyStopping > 0 {
 			if validLoss < bestLoss {
 				bestLoss, bestRound = validLoss, round
-			} else if round-bestRound >= s.earlyStopping {
+			} else if round-bestRound >= b.s.earlyStopping {
 				break
 			}
 		}
 	}
-	if s.earlyStopping > 0 {
-		trees = trees[:bestRound*K]
+	return trees, bestRound, nil
+}
+
+// round runs one boosting round: the gradients at the current margins, the
+// random draws, then one tree per class, grown in parallel into
+// b.roundTrees, the margins moved by them.
+func (b *booster) round() error {
+	n := b.n
+	parallel.For((n+gradBlock-1)/gradBlock, b.gradThreads, func(blk int) {
+		b.tgt.gradients(b.margins, b.grads, blk*gradBlock, min((blk+1)*gradBlock, n))
+	})
+	b.draw()
+	parallel.For(b.k, b.treeThreads, func(k int) {
+		g := <-b.growers
+		b.roundTrees[k], b.errs[k] = b.growTree(g, k)
+		b.growers <- g
+	})
+	for k := range b.k {
+		if b.errs[k] != nil {
+			return b.errs[k]
+		}
+	}
+	return nil
+}
+
+// draw makes the random draws of a round, in a fixed order: the row
+// sample, then the features of the tree of each class.
+func (b *booster) draw() {
+	if b.inSample != nil {
+		clear(b.inSample)
+		choose(b.rng, b.n, b.sampled, func(i, r int) {
+			b.sample[i] = int32(r)
+			b.inSample[r] = true
+		})
+	}
+	if b.nfeat < b.p {
+		for k := range b.k {
+			choose(b.rng, b.p, b.nfeat, func(i, f int) { b.features[k][i] = f })
+		}
+	}
+}
+
+// growTree grows the tree of class k of a round with g, moves the margins
+// by it and returns it.
+func (b *booster) growTree(g *grower, k int) (ir.Tree, error) {
+	n := b.n
+	copy(g.rows, b.sample)
+	nodes, err := g.grow(b.grads[k], b.sampled, b.features[k])
+	if err != nil {
+		return ir.Tree{}, err
+	}
+	mk := b.margins[k*n : (k+1)*n]
+	for i := range nodes {
+		if nd := &nodes[i]; nd.leaf {
+			for _, r := range g.rows[nd.lo:nd.hi] {
+				mk[r] += nd.value
+			}
+		}
+	}
+	if b.inSample != nil {
+		for r := range n {
+			if !b.inSample[r] {
+				mk[r] += nodes[leafByBins(nodes, b.bm, r)].value
+			}
+		}
+	}
+	if b.valid != nil {
+		nv := b.nv
+		vk := b.vmargins[k*nv : (k+1)*nv]
+		for r := range nv {
+			vk[r] += nodes[leafByValues(nodes, b.valid.Row(r))].value
+		}
+	}
+	return toIR(nodes, k), nil
+}
+
+// report returns the validation loss after round, NaN when neither early
+// stopping nor OnRound needs it or there is no validation set, and calls
+// OnRound when set.
+func (b *booster) report(round int) float64 {
+	validLoss := math.NaN()
+	if b.valid != nil && (b.s.earlyStopping > 0 || b.opts.OnRound != nil) {
+		validLoss = b.validScore.loss(b.vmargins)
+	}
+	if b.opts.OnRound != nil {
+		info := RoundInfo{
+			Round:     round,
+			Rounds:    b.s.rounds,
+			TrainLoss: b.trainScore.loss(b.margins),
+			ValidLoss: validLoss,
+			ValidAUC:  math.NaN(),
+		}
+		if b.valid != nil {
+			info.ValidAUC = b.validScore.auc(b.vmargins)
+		}
+		info.Elapsed = time.Since(b.start)
+		b.opts.OnRound(info)
+	}
+	return validLoss
+}
+
+// finish completes the model with trees, cut after bestRound with early
+// stopping, validates it and returns the result.
+func (b *booster) finish(trees []ir.Tree, bestRound int) (*result, error) {
+	m := b.model
+	if b.s.earlyStopping > 0 {
+		trees = trees[:bestRound*b.k]
 		m.Provenance.Params["best_round"] = strconv.Itoa(bestRound)
 	}
 	m.Trees = trees
 	if err := m.Validate(); err != nil {
 		return nil, fmt.Errorf("gbdt: the trained model is invalid: %w", err)
 	}
-	return &result{model: m, margins: margins}, nil
+	return &result{model: m, margins: b.margins}, nil
 }
 
 // baseScoreForTest, when set by a test, replaces the base score.
