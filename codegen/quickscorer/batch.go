@@ -103,145 +103,202 @@ func genBatch(g *emit.Gen, b, from, to int) (decls, stmts []jen.Code) {
 	return decls, stmts
 }
 
-// genRun returns the tables and the loop of the run of trees [from, to),
-// all of one depth and all vector trees or all single-output trees.
-func genRun(g *emit.Gen, pre string, from, to int) ([]jen.Code, jen.Code) {
+// runLayout is a run of trees padded into perfect trees, laid out before
+// anything is emitted: the entries of its tables, tree by tree.
+type runLayout struct {
+	pre      string    // the prefix of the run's names: "qs3P1" for run 1 of block 3
+	from, to int       // its trees, [from, to)
+	d        int       // their depth
+	w        int       // the values of a leaf: NumOutputs for vector trees, else 1
+	vector   bool      // the trees write every output; else one each
+	sameOut  bool      // single-output trees that all write the same output
+	feats    []int     // per tree, 2^d entries in heap order (the last unused)
+	thrs     []float64 // the thresholds of feats, in the comparison precision
+	vals     []float64 // per tree, 2^d leaves of w values, left to right
+	outs     []int     // the output of each tree
+}
+
+// layRun lays out the run of trees [from, to), all of one depth and all
+// vector trees or all single-output trees.
+func layRun(g *emit.Gen, pre string, from, to int) *runLayout {
 	m := g.Model
-	cmp32 := cmp32(g)
-	vector := m.Trees[from].Output == ir.AllOutputs
-	w := 1
-	if vector {
-		w = m.NumOutputs
+	l := &runLayout{pre: pre, from: from, to: to, d: m.Trees[from].Depth(), w: 1,
+		vector: m.Trees[from].Output == ir.AllOutputs, sameOut: true}
+	if l.vector {
+		l.w = m.NumOutputs
 	}
-	d := m.Trees[from].Depth()
-	var feats, thrs, vals, outs []jen.Code
-	sameOut := true
 	for i := from; i < to; i++ {
 		t := &m.Trees[i]
-		p := perfect(t, w, cmp32)
-		for j := 0; j < 1<<d; j++ {
+		p := perfect(t, l.w, cmp32(g))
+		for j := 0; j < 1<<l.d; j++ {
 			f, thr := 0, 0.0
 			if j < len(p.feat) {
 				f, thr = p.feat[j], p.thr[j]
 			}
-			feats = append(feats, jen.Lit(f))
-			if cmp32 {
-				thrs = append(thrs, g.Lit32(thr))
-			} else {
-				thrs = append(thrs, g.Lit(thr))
-			}
+			l.feats = append(l.feats, f)
+			l.thrs = append(l.thrs, thr)
 		}
-		for _, v := range p.vals {
-			if g.Sum32() {
-				vals = append(vals, g.Lit32(v))
-			} else {
-				vals = append(vals, g.Lit(v))
-			}
-		}
-		outs = append(outs, jen.Lit(t.Output))
-		sameOut = sameOut && t.Output == m.Trees[from].Output
+		l.vals = append(l.vals, p.vals...)
+		l.outs = append(l.outs, t.Output)
+		l.sameOut = l.sameOut && t.Output == m.Trees[from].Output
 	}
-	thrType := g.Float()
-	if cmp32 {
-		thrType = jen.Float32()
+	return l
+}
+
+// genRun returns the tables and the loop of the run of trees [from, to),
+// all of one depth and all vector trees or all single-output trees.
+func genRun(g *emit.Gen, pre string, from, to int) ([]jen.Code, jen.Code) {
+	l := layRun(g, pre, from, to)
+	return genRunTables(g, l), genRunLoop(g, l)
+}
+
+// genRunTables declares the tables of the run: the features and thresholds
+// of its padded trees, their leaf values, and the output of each tree
+// when the trees write different outputs.
+func genRunTables(g *emit.Gen, l *runLayout) []jen.Code {
+	var feats, thrs, vals, outs []jen.Code
+	for i, f := range l.feats {
+		feats = append(feats, jen.Lit(f))
+		thrs = append(thrs, thrLit(g, l.thrs[i]))
 	}
-	valType := g.Float()
-	if g.Sum32() {
-		valType = jen.Float32()
+	for _, v := range l.vals {
+		vals = append(vals, valLit(g, v))
 	}
-	table := func(name, doc string, typ *jen.Statement, items []jen.Code) jen.Code {
-		return emit.Doc(pre+name+" "+doc).Line().Var().Id(pre+name).Op("=").
-			Index(jen.Lit(len(items))).Add(typ).Custom(jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}, items...)
+	for _, o := range l.outs {
+		outs = append(outs, jen.Lit(o))
 	}
-	trees := fmt.Sprintf("trees %d to %d", from, to-1)
-	if from == to-1 {
-		trees = fmt.Sprintf("tree %d", from)
-	}
-	size := 1 << d
+	pre, trees, size := l.pre, emit.TreeRange(l.from, l.to-1), 1<<l.d
 	decls := []jen.Code{
-		table("Feat", fmt.Sprintf("holds the features of the splits of %s padded into perfect trees of depth %d, "+
-			"%d entries per tree in heap order (the children of split j are 2j+1 and 2j+2; the last entry is unused).", trees, d, size),
+		genTable(pre+"Feat", fmt.Sprintf("holds the features of the splits of %s padded into perfect trees of depth %d, "+
+			"%d entries per tree in heap order (the children of split j are 2j+1 and 2j+2; the last entry is unused).", trees, l.d, size),
 			jen.Uint8(), feats),
-		table("Thr", "holds the thresholds of the splits of "+pre+"Feat: a row goes right iff its value is >= the threshold.",
-			thrType, thrs),
-		table("Val", fmt.Sprintf("holds the leaf values of the padded %s, %d leaves per tree, left to right.", trees, size),
-			valType, vals),
+		genTable(pre+"Thr", "holds the thresholds of the splits of "+pre+"Feat: a row goes right iff its value is >= the threshold.",
+			thrType(g), thrs),
+		genTable(pre+"Val", fmt.Sprintf("holds the leaf values of the padded %s, %d leaves per tree, left to right.", trees, size),
+			valType(g), vals),
 	}
-	if !vector && !sameOut {
-		decls = append(decls, table("Out", "holds the output that each tree of "+pre+"Feat writes.", jen.Uint16(), outs))
+	if !l.vector && !l.sameOut {
+		decls = append(decls, genTable(pre+"Out", "holds the output that each tree of "+pre+"Feat writes.", jen.Uint16(), outs))
 	}
-	mask := jen.Lit(size - 1)
-	t, r, lv := jen.Id("t"), jen.Id("r"), jen.Id("lv")
-	add := func(idx, v jen.Code) jen.Code {
-		ai := jen.Id("a").Index(idx)
-		if g.Sum32() {
-			return ai.Clone().Op("=").Float64().Call(jen.Float32().Call(ai).Op("+").Add(v))
-		}
-		return ai.Op("+=").Add(v)
-	}
-	// walk returns the statements that walk n (1 or 2) consecutive trees,
-	// from tree t on, and add their values: the trees share the passes over
-	// the rows, which halves the loop overhead per step.
-	walk := func(n int) []jen.Code {
-		var setup, steps, acc []jen.Code
-		for q := 0; q < n; q++ {
-			sfx := ""
-			tq := t.Clone()
-			if q > 0 {
-				sfx = strconv.Itoa(q + 1)
-				tq = jen.Parens(t.Clone().Op("+").Lit(q))
-			}
-			id := func(name string) *jen.Statement { return jen.Id(name + sfx) }
-			setup = append(setup,
-				id("feat").Op(":=").Parens(jen.Op("*").Index(jen.Lit(size)).Uint8()).Call(jen.Id(pre+"Feat").Index(tq.Clone().Op("*").Lit(size).Op(":"))),
-				id("thr").Op(":=").Parens(jen.Op("*").Index(jen.Lit(size)).Add(thrType)).Call(jen.Id(pre+"Thr").Index(tq.Clone().Op("*").Lit(size).Op(":"))),
-				id("val").Op(":=").Parens(jen.Op("*").Index(jen.Lit(w*size)).Add(valType)).Call(jen.Id(pre+"Val").Index(tq.Clone().Op("*").Lit(w*size).Op(":"))),
-				id("ix").Op("=").Index(jen.Id("batchRows")).Uint32().Values(),
-			)
-			steps = append(steps,
-				id("i").Op(":=").Add(id("ix")).Index(r.Clone()).Op("&").Add(mask.Clone()),
-				id("j").Op(":=").Lit(2).Op("*").Add(id("i")).Op("+").Lit(1),
-				jen.If(jen.Id("xr").Index(id("feat").Index(id("i"))).Op(">=").Add(id("thr")).Index(id("i"))).Block(id("j").Op("++")),
-				id("ix").Index(r.Clone()).Op("=").Add(id("j")),
-			)
-			leaf := id("l").Op(":=").Int().Call(jen.Parens(id("ix").Index(r.Clone()).Op("-").Lit(size - 1)).Op("&").Add(mask.Clone()))
-			switch {
-			case vector:
-				acc = append(acc, leaf,
-					jen.For(jen.Id("k").Op(":=").Lit(0), jen.Id("k").Op("<").Id("NumOutputs"), jen.Id("k").Op("++")).Block(
-						add(r.Clone().Op("*").Id("NumOutputs").Op("+").Id("k"),
-							id("val").Index(id("l").Op("*").Id("NumOutputs").Op("+").Id("k"))),
-					))
-			case sameOut:
-				idx := r.Clone().Op("*").Id("NumOutputs")
-				if o := m.Trees[from].Output; o != 0 {
-					idx = idx.Op("+").Lit(o)
-				}
-				acc = append(acc, leaf, add(idx, id("val").Index(id("l"))))
-			default:
-				acc = append(acc, leaf, add(r.Clone().Op("*").Id("NumOutputs").Op("+").Int().Call(jen.Id(pre+"Out").Index(tq.Clone())),
-					id("val").Index(id("l"))))
-			}
-		}
-		rowPtr := jen.Id("xr").Op(":=").Parens(jen.Op("*").Index(jen.Id("NumFeatures")).Add(g.BatchInput())).
-			Call(jen.Id("x").Index(r.Clone().Op("*").Id("NumFeatures").Op(":")))
-		return append(setup,
-			jen.For(lv.Clone().Op(":=").Lit(0), lv.Clone().Op("<").Lit(d), lv.Clone().Op("++")).Block(
-				jen.For(r.Clone().Op(":=").Range().Id("ix")).Block(append([]jen.Code{rowPtr}, steps...)...),
-			),
-			jen.For(r.Clone().Op(":=").Range().Id("ix")).Block(acc...),
-		)
-	}
-	n := to - from
+	return decls
+}
+
+// genRunLoop returns the Batch statement of the run: its trees walked two
+// at a time, then the last one when their number is odd.
+func genRunLoop(g *emit.Gen, l *runLayout) jen.Code {
+	n, t := l.to-l.from, jen.Id("t")
 	stmts := []jen.Code{jen.Var().Id("ix").Index(jen.Id("batchRows")).Uint32()}
 	if n >= 2 {
 		stmts = append(stmts, jen.Var().Id("ix2").Index(jen.Id("batchRows")).Uint32())
-		stmts = append(stmts, jen.For(t.Clone().Op(":=").Lit(0), t.Clone().Op("+").Lit(1).Op("<").Lit(n), t.Clone().Op("+=").Lit(2)).Block(walk(2)...))
+		stmts = append(stmts, jen.For(t.Clone().Op(":=").Lit(0), t.Clone().Op("+").Lit(1).Op("<").Lit(n), t.Clone().Op("+=").Lit(2)).
+			Block(runWalk(g, l, 2)...))
 	}
 	if n%2 == 1 {
-		stmts = append(stmts, jen.Id("t").Op(":=").Lit(n-1))
-		stmts = append(stmts, walk(1)...)
+		stmts = append(stmts, t.Clone().Op(":=").Lit(n-1))
+		stmts = append(stmts, runWalk(g, l, 1)...)
 	}
-	loop := jen.Block(stmts...)
-	return decls, jen.Comment(trees).Line().Add(loop)
+	return jen.Comment(emit.TreeRange(l.from, l.to-1)).Line().Add(jen.Block(stmts...))
+}
+
+// runWalk returns the statements that walk n (1 or 2) consecutive trees,
+// from tree t on, and add their values: the trees share the passes over
+// the rows, which halves the loop overhead per step.
+func runWalk(g *emit.Gen, l *runLayout, n int) []jen.Code {
+	var setup, steps, acc []jen.Code
+	for q := 0; q < n; q++ {
+		v := runVars(q)
+		setup = append(setup, runSetup(g, l, v)...)
+		steps = append(steps, runStep(l, v)...)
+		acc = append(acc, runAdd(g, l, v)...)
+	}
+	r := jen.Id("r")
+	rowPtr := jen.Id("xr").Op(":=").Parens(jen.Op("*").Index(jen.Id("NumFeatures")).Add(g.BatchInput())).
+		Call(jen.Id("x").Index(r.Clone().Op("*").Id("NumFeatures").Op(":")))
+	lv := jen.Id("lv")
+	return append(setup,
+		jen.For(lv.Clone().Op(":=").Lit(0), lv.Clone().Op("<").Lit(l.d), lv.Clone().Op("++")).Block(
+			jen.For(r.Clone().Op(":=").Range().Id("ix")).Block(append([]jen.Code{rowPtr}, steps...)...),
+		),
+		jen.For(r.Clone().Op(":=").Range().Id("ix")).Block(acc...),
+	)
+}
+
+// runVar names the variables of the q-th of the trees that a walk shares
+// (q = 0, 1), and says which tree that is.
+type runVar struct {
+	sfx  string         // the suffix of its variables: "" or "2"
+	tree *jen.Statement // its index: t or (t + 1)
+}
+
+// runVars returns the variables of the q-th tree of a walk.
+func runVars(q int) runVar {
+	if q == 0 {
+		return runVar{tree: jen.Id("t")}
+	}
+	return runVar{sfx: strconv.Itoa(q + 1), tree: jen.Parens(jen.Id("t").Op("+").Lit(q))}
+}
+
+// id returns the variable name of the tree.
+func (v runVar) id(name string) *jen.Statement { return jen.Id(name + v.sfx) }
+
+// runSetup returns the statements that point feat, thr and val at the
+// tree's entries in the run's tables and start the index ix of every row
+// at the root.
+func runSetup(g *emit.Gen, l *runLayout, v runVar) []jen.Code {
+	size := 1 << l.d
+	part := func(name, table string, n int, typ jen.Code) jen.Code {
+		return v.id(name).Op(":=").Parens(jen.Op("*").Index(jen.Lit(n)).Add(typ)).
+			Call(jen.Id(l.pre + table).Index(v.tree.Clone().Op("*").Lit(n).Op(":")))
+	}
+	return []jen.Code{
+		part("feat", "Feat", size, jen.Uint8()),
+		part("thr", "Thr", size, thrType(g)),
+		part("val", "Val", l.w*size, valType(g)),
+		v.id("ix").Op("=").Index(jen.Id("batchRows")).Uint32().Values(),
+	}
+}
+
+// runStep returns the statements that move row r one level down the tree:
+// from split i to its child 2i+1, or 2i+2 when the row goes right.
+func runStep(l *runLayout, v runVar) []jen.Code {
+	r := jen.Id("r")
+	return []jen.Code{
+		v.id("i").Op(":=").Add(v.id("ix")).Index(r.Clone()).Op("&").Lit(1<<l.d - 1),
+		v.id("j").Op(":=").Lit(2).Op("*").Add(v.id("i")).Op("+").Lit(1),
+		jen.If(jen.Id("xr").Index(v.id("feat").Index(v.id("i"))).Op(">=").Add(v.id("thr")).Index(v.id("i"))).Block(v.id("j").Op("++")),
+		v.id("ix").Index(r.Clone()).Op("=").Add(v.id("j")),
+	}
+}
+
+// runAdd returns the statements that add the values of the leaf that row r
+// reached in the tree to the row's accumulators.
+func runAdd(g *emit.Gen, l *runLayout, v runVar) []jen.Code {
+	r, size := jen.Id("r"), 1<<l.d
+	leaf := v.id("l").Op(":=").Int().Call(jen.Parens(v.id("ix").Index(r.Clone()).Op("-").Lit(size - 1)).Op("&").Lit(size - 1))
+	switch {
+	case l.vector:
+		k := jen.Id("k")
+		return []jen.Code{leaf, jen.For(k.Clone().Op(":=").Lit(0), k.Clone().Op("<").Id("NumOutputs"), k.Clone().Op("++")).Block(
+			runAddValue(g, r.Clone().Op("*").Id("NumOutputs").Op("+").Id("k"),
+				v.id("val").Index(v.id("l").Op("*").Id("NumOutputs").Op("+").Id("k"))),
+		)}
+	case l.sameOut:
+		idx := r.Clone().Op("*").Id("NumOutputs")
+		if o := l.outs[0]; o != 0 {
+			idx = idx.Op("+").Lit(o)
+		}
+		return []jen.Code{leaf, runAddValue(g, idx, v.id("val").Index(v.id("l")))}
+	}
+	out := jen.Int().Call(jen.Id(l.pre + "Out").Index(v.tree.Clone()))
+	return []jen.Code{leaf, runAddValue(g, r.Clone().Op("*").Id("NumOutputs").Op("+").Add(out), v.id("val").Index(v.id("l")))}
+}
+
+// runAddValue returns the statement that adds the leaf value v to a[idx]: in
+// float32 with Float32Sum in a float64 package, else in F.
+func runAddValue(g *emit.Gen, idx, v jen.Code) jen.Code {
+	ai := jen.Id("a").Index(idx)
+	if g.Sum32() {
+		return ai.Clone().Op("=").Float64().Call(jen.Float32().Call(ai).Op("+").Add(v))
+	}
+	return ai.Op("+=").Add(v)
 }

@@ -168,252 +168,327 @@ type treeInfo struct {
 	val         int // offset of its leaf values
 }
 
+// blockLayout is a block of trees laid out before anything is emitted: the
+// entries of its splits feature by feature, its leaf values, and where each
+// tree lives in its bitvector and its table of values.
+type blockLayout struct {
+	pre      string     // the prefix of the block's names: "qs3" for block 3
+	from, to int        // its trees, [from, to)
+	scan     [][]entry  // per feature: the entries of its splits, by ascending threshold
+	nan      [][]entry  // per feature: the entries of its splits that send a NaN right
+	vals     []float64  // the leaf values, tree by tree, leaves left to right
+	infos    []treeInfo // per tree
+	words    int        // the number of words of the block's bitvector
+	pow2     int        // the length of the bitvector array: words rounded up to a power of two
+	size     int        // the unit's size: entries and leaf values
+}
+
+// layBlock lays out trees [from, to), block number b.
+func layBlock(g *emit.Gen, b, from, to int) *blockLayout {
+	nf := g.Model.NumFeatures
+	l := &blockLayout{pre: "qs" + strconv.Itoa(b), from: from, to: to, scan: make([][]entry, nf), nan: make([][]entry, nf)}
+	for i := from; i < to; i++ {
+		l.layTree(g, &g.Model.Trees[i])
+	}
+	for _, es := range l.scan {
+		sort.SliceStable(es, func(i, j int) bool { return es[i].thr < es[j].thr })
+	}
+	l.size += len(l.vals)
+	// The bitvector array has a power-of-two length, so that masking the
+	// word index spares the bounds check.
+	l.pow2 = 1
+	for l.pow2 < l.words {
+		l.pow2 *= 2
+	}
+	return l
+}
+
+// layTree adds tree t to the block: its words, its leaf values and the
+// entries of its splits, one per word that the leaves of the split's left
+// subtree touch.
+func (l *blockLayout) layTree(g *emit.Gen, t *ir.Tree) {
+	info := treeInfo{word: l.words, words: numWords(t), val: len(l.vals)}
+	l.infos = append(l.infos, info)
+	l.words += info.words
+	lo, hi := l.layLeaves(g, t, info)
+	for j := range t.Nodes {
+		n := &t.Nodes[j]
+		if !n.IsSplit() {
+			continue
+		}
+		thr, always := Fold(n.Threshold, n.LessEqual, cmp32(g))
+		first, end := lo[n.Left], hi[n.Left]
+		for w := first / 64; w <= (end-1)/64; w++ {
+			var bitsOff uint64
+			for k := max(first, 64*w); k < min(end, 64*w+64); k++ {
+				bitsOff |= 1 << uint(k-64*w)
+			}
+			e := entry{thr: thr, word: info.word + w, mask: ^bitsOff}
+			if !always {
+				l.scan[n.Feature] = append(l.scan[n.Feature], e)
+			}
+			if !n.DefaultLeft {
+				l.nan[n.Feature] = append(l.nan[n.Feature], e)
+			}
+			l.size++
+		}
+	}
+}
+
+// layLeaves appends the leaf values of tree t to the block's, leaves left
+// to right, and returns the range [lo[j], hi[j]) of the numbers of the
+// leaves of the subtree at each node j.
+func (l *blockLayout) layLeaves(g *emit.Gen, t *ir.Tree, info treeInfo) (lo, hi []int) {
+	lo = make([]int, len(t.Nodes))
+	hi = make([]int, len(t.Nodes))
+	var walk func(j int)
+	walk = func(j int) {
+		n := &t.Nodes[j]
+		if !n.IsSplit() {
+			lo[j] = len(l.vals) - info.val
+			if t.Output == ir.AllOutputs {
+				lo[j] /= g.Model.NumOutputs
+			}
+			hi[j] = lo[j] + 1
+			l.vals = append(l.vals, n.Value...)
+			return
+		}
+		walk(n.Left)
+		walk(n.Right)
+		lo[j], hi[j] = lo[n.Left], hi[n.Right]
+	}
+	walk(0)
+	return lo, hi
+}
+
 // genBlock returns the unit of trees [from, to), block number b; with batch,
 // it also scores blocks of rows (see genBatch).
 func genBlock(g *emit.Gen, b, from, to int, batch bool) emit.Unit {
-	m := g.Model
-	nf := m.NumFeatures
-	is32 := cmp32(g)
-	scan := make([][]entry, nf) // per feature
-	nan := make([][]entry, nf)  // per feature: default-right nodes
-	var vals []float64
-	infos := make([]treeInfo, to-from)
-	words := 0
-	size := 0
-	for i := from; i < to; i++ {
-		t := &m.Trees[i]
-		info := treeInfo{word: words, words: numWords(t), val: len(vals)}
-		infos[i-from] = info
-		words += info.words
-		// Leaves left to right: lo[j], hi[j] is the range of leaf numbers
-		// of the subtree at node j.
-		lo := make([]int, len(t.Nodes))
-		hi := make([]int, len(t.Nodes))
-		var walk func(j int)
-		walk = func(j int) {
-			n := &t.Nodes[j]
-			if !n.IsSplit() {
-				lo[j] = len(vals) - info.val
-				if t.Output == ir.AllOutputs {
-					lo[j] /= m.NumOutputs
-				}
-				hi[j] = lo[j] + 1
-				vals = append(vals, n.Value...)
-				return
-			}
-			walk(n.Left)
-			walk(n.Right)
-			lo[j], hi[j] = lo[n.Left], hi[n.Left]
-			hi[j] = hi[n.Right]
-		}
-		walk(0)
-		for j := range t.Nodes {
-			n := &t.Nodes[j]
-			if !n.IsSplit() {
-				continue
-			}
-			l, h := lo[n.Left], hi[n.Left]
-			thr, always := Fold(n.Threshold, n.LessEqual, is32)
-			for w := l / 64; w <= (h-1)/64; w++ {
-				var bitsOff uint64
-				for k := max(l, 64*w); k < min(h, 64*w+64); k++ {
-					bitsOff |= 1 << uint(k-64*w)
-				}
-				e := entry{thr: thr, word: info.word + w, mask: ^bitsOff}
-				if !always {
-					scan[n.Feature] = append(scan[n.Feature], e)
-				}
-				if !n.DefaultLeft {
-					nan[n.Feature] = append(nan[n.Feature], e)
-				}
-				size++
-			}
-		}
-	}
-	size += len(vals)
-
-	pre := "qs" + strconv.Itoa(b)
-	id := func(s string) *jen.Statement { return jen.Id(pre + s) }
-	thrType := g.Float()
-	if is32 {
-		thrType = jen.Float32()
-	}
-	valType := g.Float()
-	if g.Sum32() {
-		valType = jen.Float32()
-	}
-	var thrs, scanWords, scanMasks, offs, nanWords, nanMasks, nanOffs, valLits []jen.Code
-	offs = append(offs, jen.Lit(0))
-	nanOffs = append(nanOffs, jen.Lit(0))
-	for f := 0; f < nf; f++ {
-		es := scan[f]
-		sort.SliceStable(es, func(i, j int) bool { return es[i].thr < es[j].thr })
-		for _, e := range es {
-			if is32 {
-				thrs = append(thrs, g.Lit32(e.thr))
-			} else {
-				thrs = append(thrs, g.Lit(e.thr))
-			}
-			scanWords = append(scanWords, jen.Lit(e.word))
-			scanMasks = append(scanMasks, jen.Id(fmt.Sprintf("%#x", e.mask)))
-		}
-		offs = append(offs, jen.Lit(len(thrs)))
-		for _, e := range nan[f] {
-			nanWords = append(nanWords, jen.Lit(e.word))
-			nanMasks = append(nanMasks, jen.Id(fmt.Sprintf("%#x", e.mask)))
-		}
-		nanOffs = append(nanOffs, jen.Lit(len(nanWords)))
-	}
-	for _, v := range vals {
-		if g.Sum32() {
-			valLits = append(valLits, g.Lit32(v))
-		} else {
-			valLits = append(valLits, g.Lit(v))
-		}
-	}
-	wordType := jen.Uint16()
-	if words > 1<<16 {
-		wordType = jen.Int32()
-	}
-	table := func(name, doc string, typ *jen.Statement, items []jen.Code) jen.Code {
-		return emit.Doc(pre+name+" "+doc).Line().Var().Id(pre+name).Op("=").
-			Index(jen.Lit(len(items))).Add(typ).Custom(jen.Options{Open: "{", Close: "}", Separator: ",", Multi: len(items) > 0}, items...)
-	}
-	featOffs := func(name, doc string, items []jen.Code) jen.Code {
-		return emit.Doc(pre+name+" "+doc).Line().Var().Id(pre+name).Op("=").
-			Index(jen.Id("NumFeatures").Op("+").Lit(1)).Int32().Custom(jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}, items...)
-	}
-	first, last := from, to-1
-	trees := fmt.Sprintf("trees %d to %d", first, last)
-	if first == last {
-		trees = fmt.Sprintf("tree %d", first)
-	}
-	decls := []jen.Code{
-		table("Thr", "holds the thresholds of the splits of "+trees+", by feature and then ascending "+
-			"(\"<=\" tests folded into \"<\"): a row goes right at a split iff its value is >= the threshold.",
-			thrType, thrs),
-		table("Word", "holds the bitvector word that each threshold of "+pre+"Thr updates.", wordType, scanWords),
-		table("Mask", "holds the mask of each threshold of "+pre+"Thr: zeros on the leaves of the split's left subtree.",
-			jen.Uint64(), scanMasks),
-		featOffs("Off", "holds where the thresholds of each feature start in "+pre+"Thr.", offs),
-		table("NaNWord", "holds the bitvector words of the splits that send a missing (NaN) value right, by feature.",
-			wordType, nanWords),
-		table("NaNMask", "holds the masks of the splits of "+pre+"NaNWord.", jen.Uint64(), nanMasks),
-		featOffs("NaNOff", "holds where the splits of each feature start in "+pre+"NaNWord.", nanOffs),
-		table("Val", "holds the leaf values of "+trees+", tree by tree, leaves left to right "+
-			"(NumOutputs values per leaf for the trees that write every output).", valType, valLits),
-	}
-
-	// The scoring function.
-	j, f, v := jen.Id("j"), jen.Id("f"), jen.Id("v")
-	xf := jen.Id("x").Index(f.Clone())
-	if is32 && !g.Is32() {
-		xf = jen.Float32().Call(xf)
-	}
-	// The bitvector array has a power-of-two length, so that masking the
-	// word index spares the bounds check.
-	pow2 := 1
-	for pow2 < words {
-		pow2 *= 2
-	}
-	body := []jen.Code{
-		jen.Var().Id("v").Index(jen.Lit(pow2)).Uint64(),
-		jen.For(jen.Id("i").Op(":=").Range().Id("v")).Block(v.Clone().Index(jen.Id("i")).Op("=").Op("^").Uint64().Call(jen.Lit(0))),
-		jen.For(f.Clone().Op(":=").Lit(0), f.Clone().Op("<").Id("NumFeatures"), f.Clone().Op("++")).Block(
-			jen.Id("xf").Op(":=").Add(xf),
-			jen.If(jen.Id("xf").Op("!=").Id("xf")).Block(
-				jen.For(j.Clone().Op(":=").Add(id("NaNOff").Index(f.Clone())),
-					j.Clone().Op("<").Add(id("NaNOff").Index(f.Clone().Op("+").Lit(1))), j.Clone().Op("++")).Block(
-					v.Clone().Index(id("NaNWord").Index(j.Clone()).Op("&").Lit(pow2-1)).Op("&=").Add(id("NaNMask").Index(j.Clone())),
-				),
-				jen.Continue(),
-			),
-			jen.List(jen.Id("lo"), jen.Id("hi")).Op(":=").List(id("Off").Index(f.Clone()), id("Off").Index(f.Clone().Op("+").Lit(1))),
-			jen.Id("thr").Op(":=").Add(id("Thr")).Index(jen.Id("lo").Op(":").Id("hi")),
-			jen.Id("word").Op(":=").Add(id("Word")).Index(jen.Id("lo").Op(":").Id("hi")).Index(jen.Op(":").Len(jen.Id("thr"))),
-			jen.Id("mask").Op(":=").Add(id("Mask")).Index(jen.Id("lo").Op(":").Id("hi")).Index(jen.Op(":").Len(jen.Id("thr"))),
-			jen.For(jen.List(j.Clone(), jen.Id("t")).Op(":=").Range().Id("thr")).Block(
-				jen.If(jen.Id("xf").Op("<").Id("t")).Block(jen.Break()),
-				v.Clone().Index(jen.Id("word").Index(j.Clone()).Op("&").Lit(pow2-1)).Op("&=").Add(jen.Id("mask").Index(j.Clone())),
-			),
-		),
-	}
-	tz := func(w jen.Code) *jen.Statement {
-		return jen.Qual("math/bits", "TrailingZeros64").Call(v.Clone().Index(w))
-	}
-	plus := func(off int, e *jen.Statement) *jen.Statement {
-		if off == 0 {
-			return e
-		}
-		return jen.Lit(off).Op("+").Add(e)
-	}
-	for i := from; i < to; i++ {
-		t := &m.Trees[i]
-		info := infos[i-from]
-		vector := t.Output == ir.AllOutputs
-		k := m.NumOutputs
-		if !vector {
-			k = 1
-		}
-		// leaf is the exit leaf's number times k plus the value offset.
-		var stmts []jen.Code
-		var leaf *jen.Statement
-		switch {
-		case t.NumLeaves() == 1:
-			leaf = jen.Lit(info.val)
-		case info.words == 1:
-			idx := tz(jen.Lit(info.word))
-			if k > 1 {
-				idx = jen.Lit(k).Op("*").Add(idx)
-			}
-			leaf = plus(info.val, idx)
-		default:
-			stmts = append(stmts,
-				jen.Id("w").Op(":=").Lit(info.word),
-				jen.For(v.Clone().Index(jen.Id("w")).Op("==").Lit(0)).Block(jen.Id("w").Op("++")),
-			)
-			wOff := jen.Id("w")
-			if info.word > 0 {
-				wOff = jen.Parens(jen.Id("w").Op("-").Lit(info.word))
-			}
-			idx := jen.Parens(jen.Lit(64).Op("*").Add(wOff).Op("+").Add(tz(jen.Id("w"))))
-			if k > 1 {
-				idx = jen.Lit(k).Op("*").Add(idx)
-			}
-			leaf = plus(info.val, idx)
-		}
-		if k > 1 && t.NumLeaves() > 1 {
-			stmts = append(stmts, jen.Id("l").Op(":=").Add(leaf))
-			leaf = jen.Id("l")
-		}
-		comment := fmt.Sprintf("tree %d", i)
-		for c := 0; c < k; c++ {
-			out := t.Output
-			idx := leaf.Clone()
-			if vector {
-				out = c
-				if c > 0 {
-					idx = idx.Op("+").Lit(c)
-				}
-			}
-			stmts = append(stmts, g.AddValue(out, id("Val").Index(idx)))
-		}
-		if len(stmts) == 1 {
-			body = append(body, jen.Comment(comment), stmts[0])
-		} else {
-			body = append(body, jen.Comment(comment), jen.Block(stmts...))
-		}
-	}
-	fn := pre + "Score"
-	decls = append(decls, emit.Doc(fmt.Sprintf("%s adds the values of %s to the accumulators a, in tree order: "+
-		"it finds the exit leaf of every tree with the QuickScorer feature scan, then adds its value.", fn, trees)).Line().
-		Func().Id(fn).Params(jen.Id("x").Add(g.RowType()), jen.Id("a").Add(g.OutType())).Block(body...))
-	call := jen.Id(fn).Call(jen.Id("x"), jen.Id("a"))
-	u := emit.Unit{Decls: decls, Calls: []jen.Code{call}, Size: size}
+	l := layBlock(g, b, from, to)
+	decls := append(genBlockTables(g, l), genScore(g, l))
+	call := jen.Id(l.pre+"Score").Call(jen.Id("x"), jen.Id("a"))
+	u := emit.Unit{Decls: decls, Calls: []jen.Code{call}, Size: l.size}
 	if batch {
 		bd, bs := genBatch(g, b, from, to)
 		u.Decls = append(u.Decls, bd...)
 		u.Batch = bs
 	}
 	return u
+}
+
+// genBlockTables declares the tables of the block: the thresholds, words and
+// masks of its splits by feature and where the entries of each feature
+// start, the same for the splits that send a NaN right, and the leaf values.
+func genBlockTables(g *emit.Gen, l *blockLayout) []jen.Code {
+	var thrs, scanWords, scanMasks, nanWords, nanMasks []jen.Code
+	offs := []jen.Code{jen.Lit(0)}
+	nanOffs := []jen.Code{jen.Lit(0)}
+	for f := range l.scan {
+		for _, e := range l.scan[f] {
+			thrs = append(thrs, thrLit(g, e.thr))
+			scanWords = append(scanWords, jen.Lit(e.word))
+			scanMasks = append(scanMasks, maskLit(e.mask))
+		}
+		offs = append(offs, jen.Lit(len(thrs)))
+		for _, e := range l.nan[f] {
+			nanWords = append(nanWords, jen.Lit(e.word))
+			nanMasks = append(nanMasks, maskLit(e.mask))
+		}
+		nanOffs = append(nanOffs, jen.Lit(len(nanWords)))
+	}
+	vals := make([]jen.Code, len(l.vals))
+	for i, v := range l.vals {
+		vals[i] = valLit(g, v)
+	}
+	wordType := jen.Uint16()
+	if l.words > 1<<16 {
+		wordType = jen.Int32()
+	}
+	pre, trees := l.pre, emit.TreeRange(l.from, l.to-1)
+	return []jen.Code{
+		genTable(pre+"Thr", "holds the thresholds of the splits of "+trees+", by feature and then ascending "+
+			"(\"<=\" tests folded into \"<\"): a row goes right at a split iff its value is >= the threshold.",
+			thrType(g), thrs),
+		genTable(pre+"Word", "holds the bitvector word that each threshold of "+pre+"Thr updates.", wordType, scanWords),
+		genTable(pre+"Mask", "holds the mask of each threshold of "+pre+"Thr: zeros on the leaves of the split's left subtree.",
+			jen.Uint64(), scanMasks),
+		genFeatureOffsets(pre+"Off", "holds where the thresholds of each feature start in "+pre+"Thr.", offs),
+		genTable(pre+"NaNWord", "holds the bitvector words of the splits that send a missing (NaN) value right, by feature.",
+			wordType, nanWords),
+		genTable(pre+"NaNMask", "holds the masks of the splits of "+pre+"NaNWord.", jen.Uint64(), nanMasks),
+		genFeatureOffsets(pre+"NaNOff", "holds where the splits of each feature start in "+pre+"NaNWord.", nanOffs),
+		genTable(pre+"Val", "holds the leaf values of "+trees+", tree by tree, leaves left to right "+
+			"(NumOutputs values per leaf for the trees that write every output).", valType(g), vals),
+	}
+}
+
+// genTable declares the table name of type [len(items)]typ, one item per
+// line; doc follows the name in its doc comment.
+func genTable(name, doc string, typ *jen.Statement, items []jen.Code) jen.Code {
+	return emit.Doc(name+" "+doc).Line().Var().Id(name).Op("=").
+		Index(jen.Lit(len(items))).Add(typ).Custom(jen.Options{Open: "{", Close: "}", Separator: ",", Multi: len(items) > 0}, items...)
+}
+
+// genFeatureOffsets declares the table name of NumFeatures+1 offsets, one
+// per line: feature f's entries are those from offset f to offset f+1.
+func genFeatureOffsets(name, doc string, items []jen.Code) jen.Code {
+	return emit.Doc(name+" "+doc).Line().Var().Id(name).Op("=").
+		Index(jen.Id("NumFeatures").Op("+").Lit(1)).Int32().Custom(jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}, items...)
+}
+
+// thrType returns the type of thresholds: float32 when tests compare in
+// float32, else F.
+func thrType(g *emit.Gen) *jen.Statement {
+	if cmp32(g) {
+		return jen.Float32()
+	}
+	return g.Float()
+}
+
+// thrLit returns the literal of threshold v, of type thrType.
+func thrLit(g *emit.Gen, v float64) *jen.Statement {
+	if cmp32(g) {
+		return g.Lit32(v)
+	}
+	return g.Lit(v)
+}
+
+// valType returns the type of leaf values: float32 when margins are
+// accumulated in float32 in a float64 package (Float32Sum), else F.
+func valType(g *emit.Gen) *jen.Statement {
+	if g.Sum32() {
+		return jen.Float32()
+	}
+	return g.Float()
+}
+
+// valLit returns the literal of leaf value v, of type valType.
+func valLit(g *emit.Gen, v float64) *jen.Statement {
+	if g.Sum32() {
+		return g.Lit32(v)
+	}
+	return g.Lit(v)
+}
+
+// maskLit returns the untyped hexadecimal literal of mask m: 0x....
+func maskLit(m uint64) *jen.Statement { return jen.Id("0x" + strconv.FormatUint(m, 16)) }
+
+// genScore declares the scoring function of the block: the feature scan,
+// then the exit leaf of every tree and its value.
+func genScore(g *emit.Gen, l *blockLayout) jen.Code {
+	body := scanStmts(g, l)
+	for i := l.from; i < l.to; i++ {
+		body = append(body, jen.Comment(fmt.Sprintf("tree %d", i)), exitLeafStmt(g, l, i))
+	}
+	fn := l.pre + "Score"
+	return emit.Doc(fmt.Sprintf("%s adds the values of %s to the accumulators a, in tree order: "+
+		"it finds the exit leaf of every tree with the QuickScorer feature scan, then adds its value.", fn, emit.TreeRange(l.from, l.to-1))).Line().
+		Func().Id(fn).Params(jen.Id("x").Add(g.RowType()), jen.Id("a").Add(g.OutType())).Block(body...)
+}
+
+// scanStmts returns the feature scan: the bitvector v starts at all ones,
+// and for each feature the masks of the splits that send the row right are
+// ANDed in (those that send a NaN right, for a NaN).
+func scanStmts(g *emit.Gen, l *blockLayout) []jen.Code {
+	id := func(s string) *jen.Statement { return jen.Id(l.pre + s) }
+	j, f, v := jen.Id("j"), jen.Id("f"), jen.Id("v")
+	xf := jen.Id("x").Index(f.Clone())
+	if cmp32(g) && !g.Is32() {
+		xf = jen.Float32().Call(xf)
+	}
+	word := func(w jen.Code) *jen.Statement { return v.Clone().Index(jen.Add(w).Op("&").Lit(l.pow2 - 1)) }
+	// part declares name, the entries of the feature in the block's table,
+	// as long as thr.
+	part := func(name, table string) *jen.Statement {
+		return jen.Id(name).Op(":=").Add(id(table)).Index(jen.Id("lo").Op(":").Id("hi")).Index(jen.Op(":").Len(jen.Id("thr")))
+	}
+	return []jen.Code{
+		jen.Var().Id("v").Index(jen.Lit(l.pow2)).Uint64(),
+		jen.For(jen.Id("i").Op(":=").Range().Id("v")).Block(v.Clone().Index(jen.Id("i")).Op("=").Op("^").Uint64().Call(jen.Lit(0))),
+		jen.For(f.Clone().Op(":=").Lit(0), f.Clone().Op("<").Id("NumFeatures"), f.Clone().Op("++")).Block(
+			jen.Id("xf").Op(":=").Add(xf),
+			jen.If(jen.Id("xf").Op("!=").Id("xf")).Block(
+				jen.For(j.Clone().Op(":=").Add(id("NaNOff").Index(f.Clone())),
+					j.Clone().Op("<").Add(id("NaNOff").Index(f.Clone().Op("+").Lit(1))), j.Clone().Op("++")).Block(
+					word(id("NaNWord").Index(j.Clone())).Op("&=").Add(id("NaNMask").Index(j.Clone())),
+				),
+				jen.Continue(),
+			),
+			jen.List(jen.Id("lo"), jen.Id("hi")).Op(":=").List(id("Off").Index(f.Clone()), id("Off").Index(f.Clone().Op("+").Lit(1))),
+			jen.Id("thr").Op(":=").Add(id("Thr")).Index(jen.Id("lo").Op(":").Id("hi")),
+			part("word", "Word"),
+			part("mask", "Mask"),
+			jen.For(jen.List(j.Clone(), jen.Id("t")).Op(":=").Range().Id("thr")).Block(
+				jen.If(jen.Id("xf").Op("<").Id("t")).Block(jen.Break()),
+				word(jen.Id("word").Index(j.Clone())).Op("&=").Add(jen.Id("mask").Index(j.Clone())),
+			),
+		),
+	}
+}
+
+// exitLeafStmt returns the statement that adds the values of the exit leaf
+// of tree i to the accumulators: one statement, or a block that first finds
+// the leaf.
+func exitLeafStmt(g *emit.Gen, l *blockLayout, i int) jen.Code {
+	t := &g.Model.Trees[i]
+	vector := t.Output == ir.AllOutputs
+	k := 1
+	if vector {
+		k = g.Model.NumOutputs
+	}
+	stmts, leaf := exitLeaf(l.infos[i-l.from], t.NumLeaves(), k)
+	if k > 1 && t.NumLeaves() > 1 {
+		stmts = append(stmts, jen.Id("l").Op(":=").Add(leaf))
+		leaf = jen.Id("l")
+	}
+	for c := 0; c < k; c++ {
+		out := t.Output
+		idx := leaf.Clone()
+		if vector {
+			out = c
+			if c > 0 {
+				idx = idx.Op("+").Lit(c)
+			}
+		}
+		stmts = append(stmts, g.AddValue(out, jen.Id(l.pre+"Val").Index(idx)))
+	}
+	if len(stmts) == 1 {
+		return stmts[0]
+	}
+	return jen.Block(stmts...)
+}
+
+// exitLeaf returns the statements that find the exit leaf of a tree that
+// lives at info in the block and has the given number of leaves, k values
+// each, and the expression of the offset of its values in the block's
+// table: the number of the lowest set bit of its bitvector times k, plus
+// the tree's offset.
+func exitLeaf(info treeInfo, leaves, k int) (stmts []jen.Code, leaf *jen.Statement) {
+	tz := func(w jen.Code) *jen.Statement {
+		return jen.Qual("math/bits", "TrailingZeros64").Call(jen.Id("v").Index(w))
+	}
+	var idx *jen.Statement
+	switch {
+	case leaves == 1:
+		return nil, jen.Lit(info.val)
+	case info.words == 1:
+		idx = tz(jen.Lit(info.word))
+	default:
+		stmts = []jen.Code{
+			jen.Id("w").Op(":=").Lit(info.word),
+			jen.For(jen.Id("v").Index(jen.Id("w")).Op("==").Lit(0)).Block(jen.Id("w").Op("++")),
+		}
+		wOff := jen.Id("w")
+		if info.word > 0 {
+			wOff = jen.Parens(jen.Id("w").Op("-").Lit(info.word))
+		}
+		idx = jen.Parens(jen.Lit(64).Op("*").Add(wOff).Op("+").Add(tz(jen.Id("w"))))
+	}
+	if k > 1 {
+		idx = jen.Lit(k).Op("*").Add(idx)
+	}
+	if info.val == 0 {
+		return stmts, idx
+	}
+	return stmts, jen.Lit(info.val).Op("+").Add(idx)
 }

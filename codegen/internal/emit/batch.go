@@ -68,19 +68,29 @@ func (g *Gen) batchFunc(name string, calls []jen.Code) jen.Code {
 // genBlockBatch writes PredictBatch for a backend that scores blocks of rows,
 // and predictBlock, which scores one block with the functions batchFuncs.
 func (g *Gen) genBlockBatch(f *jen.File, batchFuncs []string) {
-	m := g.Model
-	F := g.Float()
-	i, r := jen.Id("i"), jen.Id("r")
-	rowAt := func(xs, idx jen.Code) *jen.Statement {
-		return jen.Parens(g.RowType()).Call(jen.Add(xs).Index(jen.Add(idx).Op("*").Id("NumFeatures").Op(":")))
-	}
-	outAt := func(idx jen.Code) *jen.Statement {
-		return jen.Op("*").Parens(g.OutType()).Call(jen.Id("out").Index(jen.Add(idx).Op("*").Id("NumOutputs").Op(":")))
-	}
 	f.Add(Doc("batchRows is the number of rows that PredictBatch scores together."))
 	f.Const().Id("batchRows").Op("=").Lit(BatchRows)
 	f.Line()
+	g.genBlocksPredictBatch(f)
+	g.genPredictBlock(f, batchFuncs)
+}
 
+// rowAt returns row idx of the rows xs, as a *[NumFeatures]F.
+func (g *Gen) rowAt(xs, idx jen.Code) *jen.Statement {
+	return jen.Parens(g.RowType()).Call(jen.Add(xs).Index(jen.Add(idx).Op("*").Id("NumFeatures").Op(":")))
+}
+
+// outAt returns the predictions of row idx in out, as a *[NumOutputs]F
+// dereferenced.
+func (g *Gen) outAt(idx jen.Code) *jen.Statement {
+	return jen.Op("*").Parens(g.OutType()).Call(jen.Id("out").Index(jen.Add(idx).Op("*").Id("NumOutputs").Op(":")))
+}
+
+// genBlocksPredictBatch writes PredictBatch that hands every full block of
+// rows to predictBlock and predicts the rows of the other blocks one by one.
+func (g *Gen) genBlocksPredictBatch(f *jen.File) {
+	F := g.Float()
+	i, r := jen.Id("i"), jen.Id("r")
 	f.Add(Doc("PredictBatch predicts n rows at once: x holds n rows of NumFeatures values, "+
 		"one after the other, and out receives the n rows of NumOutputs predictions, "+
 		"the same as Predict gives. It returns ErrFeatureCount if len(x) is not a multiple of NumFeatures and "+
@@ -104,64 +114,35 @@ func (g *Gen) genBlockBatch(f *jen.File, batchFuncs []string) {
 			)).Block(jen.Continue()),
 			jen.If(jen.Id("end").Op(">").Id("n")).Block(jen.Id("end").Op("=").Id("n")),
 			jen.For(r.Clone().Op(":=").Add(i.Clone()), r.Clone().Op("<").Id("end"), r.Clone().Op("++")).Block(
-				outAt(r.Clone()).Op("=").Id("Predict").Call(rowAt(jen.Id("x"), r.Clone())),
+				g.outAt(r.Clone()).Op("=").Id("Predict").Call(g.rowAt(jen.Id("x"), r.Clone())),
 			),
 		),
 		jen.Return(jen.Nil()),
 	)
 	f.Line()
+}
 
-	// predictBlock.
-	row := rowAt(jen.Id("x"), r.Clone())
-	var load []jen.Code
-	if m.Preprocess != nil {
-		load = append(load,
-			jen.Id("xp").Op(":=").Id("preprocess").Call(row),
-			jen.Id("row").Op(":=").Op("&").Id("xp"))
-	} else {
-		load = append(load, jen.Id("row").Op(":=").Add(row))
-	}
-	v := jen.Id("v") // the block holds F values as they are, or rounded to float32
-	if !g.Is32() && m.Float32Compare {
-		v = jen.Float32().Call(jen.Id("v"))
-	}
-	load = append(load, jen.For(jen.List(jen.Id("j"), jen.Id("v")).Op(":=").Range().Id("row")).Block(
-		jen.If(jen.Id("v").Op("!=").Id("v")).Block(jen.Return(jen.False())),
-		jen.Id("xb").Index(r.Clone().Op("*").Id("NumFeatures").Op("+").Id("j")).Op("=").Add(v),
-	))
+// genPredictBlock writes predictBlock: it copies the rows of a block into
+// xb (giving up on a NaN), starts the accumulators at the base scores, runs
+// the functions batchFuncs, and finishes each row's margins into its
+// predictions.
+func (g *Gen) genPredictBlock(f *jen.File, batchFuncs []string) {
+	F := g.Float()
+	r := jen.Id("r")
 	body := []jen.Code{
 		jen.Var().Id("xb").Index(jen.Id("batchRows").Op("*").Id("NumFeatures")).Add(g.BatchInput()),
-		jen.For(r.Clone().Op(":=").Lit(0), r.Clone().Op("<").Id("batchRows"), r.Clone().Op("++")).Block(load...),
+		jen.For(r.Clone().Op(":=").Lit(0), r.Clone().Op("<").Id("batchRows"), r.Clone().Op("++")).Block(g.blockLoad()...),
 		jen.Var().Id("acc").Index(jen.Id("batchRows").Op("*").Id("NumOutputs")).Add(F.Clone()),
 	}
-	// Base scores (sum aggregation; a zero base needs no statement, and
-	// +0 is what the array holds).
-	if m.Aggregation != ir.Mean {
-		var set []jen.Code
-		for k := 0; k < m.NumOutputs; k++ {
-			b := g.baseMargin(k)
-			if b == 0 && !math.Signbit(b) {
-				continue
-			}
-			set = append(set, jen.Id("acc").Index(r.Clone().Op("+").Lit(k)).Op("=").Add(g.Lit(b)))
-		}
-		if len(set) > 0 {
-			body = append(body, jen.For(r.Clone().Op(":=").Lit(0), r.Clone().Op("<").Len(jen.Id("acc")),
-				r.Clone().Op("+=").Id("NumOutputs")).Block(set...))
-		}
+	if set := g.blockBase(); len(set) > 0 {
+		body = append(body, jen.For(r.Clone().Op(":=").Lit(0), r.Clone().Op("<").Len(jen.Id("acc")),
+			r.Clone().Op("+=").Id("NumOutputs")).Block(set...))
 	}
 	for _, fn := range batchFuncs {
 		body = append(body, jen.Id(fn).Call(jen.Op("&").Id("xb"), jen.Op("&").Id("acc")))
 	}
-	_, link := g.linkStmts()
-	finish := []jen.Code{
-		jen.Id("a").Op(":=").Op("*").Parens(g.OutType()).Call(jen.Id("acc").Index(r.Clone().Op("*").Id("NumOutputs").Op(":"))),
-	}
-	finish = append(finish, g.meanStmts()...)
-	finish = append(finish, link...)
-	finish = append(finish, outAt(r.Clone()).Op("=").Id("a"))
 	body = append(body,
-		jen.For(r.Clone().Op(":=").Lit(0), r.Clone().Op("<").Id("batchRows"), r.Clone().Op("++")).Block(finish...),
+		jen.For(r.Clone().Op(":=").Lit(0), r.Clone().Op("<").Id("batchRows"), r.Clone().Op("++")).Block(g.blockFinish()...),
 		jen.Return(jen.True()),
 	)
 	f.Add(Doc("predictBlock writes the predictions of the batchRows rows of x into out, " +
@@ -172,4 +153,60 @@ func (g *Gen) genBlockBatch(f *jen.File, batchFuncs []string) {
 		jen.Id("out").Add(blockType("NumOutputs", F.Clone())),
 	).Bool().Block(body...)
 	f.Line()
+}
+
+// blockLoad returns the statements that copy row r of x, preprocessed if
+// the model says so, into xb, as F values or rounded to float32 when tests
+// compare in float32; predictBlock returns false on a NaN.
+func (g *Gen) blockLoad() []jen.Code {
+	r := jen.Id("r")
+	row := g.rowAt(jen.Id("x"), r.Clone())
+	var load []jen.Code
+	if g.Model.Preprocess != nil {
+		load = append(load,
+			jen.Id("xp").Op(":=").Id("preprocess").Call(row),
+			jen.Id("row").Op(":=").Op("&").Id("xp"))
+	} else {
+		load = append(load, jen.Id("row").Op(":=").Add(row))
+	}
+	v := jen.Id("v")
+	if !g.Is32() && g.Model.Float32Compare {
+		v = jen.Float32().Call(jen.Id("v"))
+	}
+	return append(load, jen.For(jen.List(jen.Id("j"), jen.Id("v")).Op(":=").Range().Id("row")).Block(
+		jen.If(jen.Id("v").Op("!=").Id("v")).Block(jen.Return(jen.False())),
+		jen.Id("xb").Index(r.Clone().Op("*").Id("NumFeatures").Op("+").Id("j")).Op("=").Add(v),
+	))
+}
+
+// blockBase returns the statements that set the accumulators of row r to
+// the base scores: none for mean aggregation, and none for a base score of
+// +0, what the accumulators hold.
+func (g *Gen) blockBase() []jen.Code {
+	if g.Model.Aggregation == ir.Mean {
+		return nil
+	}
+	var set []jen.Code
+	for k := 0; k < g.Model.NumOutputs; k++ {
+		b := g.baseMargin(k)
+		if b == 0 && !math.Signbit(b) {
+			continue
+		}
+		set = append(set, jen.Id("acc").Index(jen.Id("r").Op("+").Lit(k)).Op("=").Add(g.Lit(b)))
+	}
+	return set
+}
+
+// blockFinish returns the statements that turn the margins of row r into
+// its predictions in out: the mean of the trees for mean aggregation, then
+// the link.
+func (g *Gen) blockFinish() []jen.Code {
+	r := jen.Id("r")
+	_, link := g.linkStmts()
+	finish := []jen.Code{
+		jen.Id("a").Op(":=").Op("*").Parens(g.OutType()).Call(jen.Id("acc").Index(r.Clone().Op("*").Id("NumOutputs").Op(":"))),
+	}
+	finish = append(finish, g.meanStmts()...)
+	finish = append(finish, link...)
+	return append(finish, g.outAt(r.Clone()).Op("=").Id("a"))
 }
