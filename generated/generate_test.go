@@ -11,7 +11,6 @@ import (
 	"text/template"
 
 	"github.com/treegen/treegen/codegen"
-	"github.com/treegen/treegen/codegen/smoothstep"
 	"github.com/treegen/treegen/golden"
 	"github.com/treegen/treegen/internal/atomicfile"
 	"github.com/treegen/treegen/ir"
@@ -19,38 +18,37 @@ import (
 
 var update = flag.Bool("update", false, "regenerate the packages")
 
-// target is one generated package.
+// target is one generated package, compiled with the backend that
+// codegen.Auto picks for its model.
 type target struct {
 	golden    string
 	pkg       string
 	precision codegen.Precision
-	backend   string
 }
-
-// backends names the backend of the golden models that the default one
-// does not compile.
-var backends = map[string]string{"soft": smoothstep.Name}
 
 func targets() []target {
 	var ts []target
 	for _, name := range golden.Names {
 		pkg := strings.ReplaceAll(name, "_", "")
-		b := backends[name]
-		ts = append(ts, target{name, pkg, codegen.Float64, b}, target{name, pkg + "f32", codegen.Float32, b})
+		ts = append(ts, target{name, pkg, codegen.Float64}, target{name, pkg + "f32", codegen.Float32})
 	}
 	return ts
 }
 
+// model loads the golden model of t.
+func (t target) model() (*ir.Model, error) {
+	return ir.Load(filepath.Join(golden.Dir(t.golden), "model.json"))
+}
+
 // files returns the files of package t: the generated code and its test.
 func (t target) files() ([]codegen.File, error) {
-	m, err := ir.Load(filepath.Join(golden.Dir(t.golden), "model.json"))
+	m, err := t.model()
 	if err != nil {
 		return nil, err
 	}
 	files, err := codegen.Generate(m, codegen.Options{
 		Package:     t.pkg,
 		Precision:   t.precision,
-		Backend:     t.backend,
 		Source:      "golden/" + t.golden + "/model.json",
 		OmitVersion: true,
 	})
@@ -61,8 +59,8 @@ func (t target) files() ([]codegen.File, error) {
 	err = testTemplate.Execute(&test, map[string]any{
 		"Pkg":        t.pkg,
 		"Golden":     t.golden,
-		"Float":      string(t.precision),
-		"Single":     t.precision == codegen.Float32,
+		"Float":      t.precision.String(),
+		"Single":     t.precision.Is32(),
 		"Classifier": m.IsClassifier(),
 	})
 	if err != nil {
@@ -121,6 +119,30 @@ func TestGeneratedUpToDate(t *testing.T) {
 	}
 	if len(stale) > 0 && !*update {
 		t.Fatalf("generated/ is stale (%d files: %s); run: go generate ./generated", len(stale), strings.Join(stale, ", "))
+	}
+}
+
+// TestAutoBackend checks that the second header line of every package
+// names the backend that codegen.Auto picks for its model, and its
+// precision.
+func TestAutoBackend(t *testing.T) {
+	for _, tg := range targets() {
+		m, err := tg.model()
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := codegen.AutoBackend(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := os.ReadFile(filepath.Join(tg.pkg, codegen.MainFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := "// Backend " + b.Name() + ", " + tg.precision.String() + ": exact,"
+		if lines := strings.SplitN(string(data), "\n", 3); len(lines) < 2 || !strings.HasPrefix(lines[1], want) {
+			t.Errorf("%s/%s: line 2 is not %q...: %q", tg.pkg, codegen.MainFile, want, lines)
+		}
 	}
 }
 

@@ -3,20 +3,26 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
-	goruntime "runtime"
 	"strings"
+	"sync"
+	"testing"
 	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/treegen/treegen/codegen"
-	"github.com/treegen/treegen/internal/harness"
+	"github.com/treegen/treegen/internal/gobench"
 	"github.com/treegen/treegen/ir"
 	"github.com/treegen/treegen/runtime"
 )
+
+// interpName is the name of the interpreter among the backends of treegen
+// bench.
+const interpName = "interp"
 
 // benchResult is one backend's line of treegen bench (its JSON form is
 // fixed by the CLI contract).
@@ -30,29 +36,41 @@ type benchResult struct {
 }
 
 func (a *app) benchCmd() *cobra.Command {
-	var model, dataPath, target, backends, precision string
-	var rows int
+	var model, dataPath, target, backends string
+	prec := codegen.Float64
+	var rows, count int
 	var budget time.Duration
 	var asJSON bool
 	cmd := &cobra.Command{
-		Use:   "bench --model MODEL.json --data FILE [--backends ifelse,quickscorer,interp]",
+		Use:   "bench --model MODEL.json --data FILE [--backends auto|NAME,...]",
 		Short: "Measure generated code against the interpreter, per row",
-		Long: `bench generates the model with each backend into a temporary module beside a
-driver program, builds it with the go command (timing the build), and runs the
-rows of the data file through it: ns per row calling Predict on one row at a
-time, ns per row through PredictBatch, and heap allocations per row. The
-interpreter ("interp") is measured with the same timing loop in this process:
-the best of five rounds, each at least --time/5 long. Backends that cannot
-compile the model are reported as such and skipped.`,
+		Long: `bench generates the model with each backend into a temporary module, writes a
+standard Go benchmark beside it (BenchmarkPredict/<package>/one-row and
+/batch), builds it with "go test -c" (timing the build) and runs it as
+"go test -run ^$ -bench . -benchmem -benchtime T -count N" would, over the
+rows of the data file: ns per row calling Predict on one row at a time, ns
+per row through PredictBatch, and heap allocations per row. The interpreter
+("` + interpName + `") is measured in this process with testing.Benchmark. Each
+benchmark runs --count times for --time/--count; the fastest run counts.
+auto, the default, measures the backends suited to the model (of
+` + strings.Join(codegen.BackendNames(), ", ") + `), then the interpreter. A named
+backend that cannot compile the model is reported as such and skipped.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if model == "" {
 				return fmt.Errorf("--model is required")
 			}
-			if precision != "float64" && precision != "float32" {
-				return fmt.Errorf("--precision must be float64 or float32, not %q", precision)
+			if count < 1 {
+				return fmt.Errorf("--count must be at least 1, not %d", count)
+			}
+			if budget < time.Duration(count) {
+				return fmt.Errorf("--time %s is too short for --count %d", budget, count)
 			}
 			m, d, err := loadModelAndRows(model, dataPath, target)
+			if err != nil {
+				return err
+			}
+			names, err := benchBackends(m, backends)
 			if err != nil {
 				return err
 			}
@@ -67,29 +85,22 @@ compile the model are reported as such and skipped.`,
 			for i := range x {
 				x[i] = d.Row(i)
 			}
-			if backends == "auto" {
-				backends = "ifelse,quickscorer,interp"
-				if hasSoftNodes(m) {
-					backends = "smoothstep,interp"
-				}
-			}
+			opts := gobench.Options{BenchTime: budget / time.Duration(count), Count: count}
 			var results []benchResult
-			for _, b := range strings.Split(backends, ",") {
-				b = strings.TrimSpace(b)
+			for _, name := range names {
 				var r benchResult
-				var err error
-				if b == "interp" {
-					r, err = benchInterp(m, model, x, precision == "float32", budget)
+				if name == interpName {
+					r, err = benchInterp(m, model, x, prec, opts)
 				} else {
-					r, err = benchGenerated(m, b, precision, x, budget)
+					b, _ := codegen.LookupBackend(name)
+					if cerr := b.Check(m); cerr != nil {
+						fmt.Fprintf(a.stderr, "%s: skipped: %v\n", name, cerr)
+						continue
+					}
+					r, err = benchGenerated(m, b, prec, x, opts)
 				}
 				if err != nil {
-					if strings.Contains(err.Error(), "unknown backend") {
-						return err
-					}
-					// A backend that cannot compile this model is skipped.
-					fmt.Fprintf(a.stderr, "%s: skipped: %v\n", b, err)
-					continue
+					return fmt.Errorf("%s: %w", name, err)
 				}
 				results = append(results, r)
 			}
@@ -105,7 +116,7 @@ compile the model are reported as such and skipped.`,
 				fmt.Fprintf(a.stdout, "%s\n", out)
 				return nil
 			}
-			fmt.Fprintf(a.stdout, "%s: %d trees, %d rows of %s, %s\n", model, len(m.Trees), n, dataPath, precision)
+			fmt.Fprintf(a.stdout, "%s: %d trees, %d rows of %s, %s\n", model, len(m.Trees), n, dataPath, prec)
 			w := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 			fmt.Fprintln(w, "backend\tns/row\tns/row batch\tallocs/row\tbuild s\tsource bytes\t")
 			for _, r := range results {
@@ -117,29 +128,53 @@ compile the model are reported as such and skipped.`,
 	cmd.Flags().StringVar(&model, "model", "", "model file (IR JSON)")
 	cmd.Flags().StringVar(&dataPath, "data", "", "rows to predict (a target column, if present, is ignored)")
 	cmd.Flags().StringVar(&target, "target", "target", "name of the target column")
-	cmd.Flags().StringVar(&backends, "backends", "auto", "comma-separated backends; interp is the interpreter; auto: smoothstep,interp for soft trees, else ifelse,quickscorer,interp")
-	cmd.Flags().StringVar(&precision, "precision", "float64", "float64 or float32")
+	cmd.Flags().StringVar(&backends, "backends", codegen.Auto, "comma-separated backends ("+strings.Join(codegen.BackendNames(), ", ")+
+		") and "+interpName+", the interpreter; "+codegen.Auto+": the backends suited to the model, then "+interpName)
+	cmd.Flags().Var(&prec, "precision", "working precision of generated code and interpreter: float64 or float32")
 	cmd.Flags().IntVar(&rows, "rows", 0, "use only the first N rows (0: all)")
-	cmd.Flags().DurationVar(&budget, "time", 2*time.Second, "time spent measuring each of single-row and batch prediction")
+	cmd.Flags().DurationVar(&budget, "time", 2*time.Second, "time spent measuring each of single-row and batch prediction, over all runs")
+	cmd.Flags().IntVar(&count, "count", 5, "runs of each benchmark; the fastest counts")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	return cmd
 }
 
-// hasSoftNodes reports whether a tree of m has a soft node.
-func hasSoftNodes(m *ir.Model) bool {
-	for i := range m.Trees {
-		for j := range m.Trees[i].Nodes {
-			if m.Trees[i].Nodes[j].Kind == ir.Soft {
-				return true
-			}
+// benchBackends returns the names that list, the value of --backends, stands
+// for, in order and each once: backends, interpName, and codegen.Auto for
+// the backends suited to the validated model m followed by interpName.
+func benchBackends(m *ir.Model, list string) ([]string, error) {
+	var names []string
+	seen := map[string]bool{}
+	add := func(name string) {
+		if !seen[name] {
+			seen[name] = true
+			names = append(names, name)
 		}
 	}
-	return false
+	for _, name := range strings.Split(list, ",") {
+		name = strings.TrimSpace(name)
+		switch name {
+		case codegen.Auto:
+			for _, b := range codegen.SuitedBackends(m) {
+				add(b.Name())
+			}
+			add(interpName)
+		case interpName:
+			add(name)
+		default:
+			if _, err := codegen.LookupBackend(name); err != nil {
+				return nil, fmt.Errorf("unknown backend %q in --backends (known: %s, %s, or %s)",
+					name, strings.Join(codegen.BackendNames(), ", "), interpName, codegen.Auto)
+			}
+			add(name)
+		}
+	}
+	return names, nil
 }
 
-// benchGenerated generates, builds and times one backend.
-func benchGenerated(m *ir.Model, backend, precision string, rows [][]float64, budget time.Duration) (benchResult, error) {
-	files, err := codegen.Generate(m, codegen.Options{Package: "bench", Backend: backend, Precision: codegen.Precision(precision)})
+// benchGenerated generates the model with backend b, and builds and times
+// the package with the go command's benchmarks.
+func benchGenerated(m *ir.Model, b codegen.Backend, prec codegen.Precision, rows [][]float64, opts gobench.Options) (benchResult, error) {
+	files, err := codegen.Generate(m, codegen.Options{Package: "bench", Backend: b.Name(), Precision: prec})
 	if err != nil {
 		return benchResult{}, err
 	}
@@ -159,26 +194,56 @@ func benchGenerated(m *ir.Model, backend, precision string, rows [][]float64, bu
 	for _, f := range files {
 		size += len(f.Data)
 	}
-	res, err := harness.Run(context.Background(), pkg, rows, harness.Options{Time: budget})
+	res, err := gobench.Run(context.Background(), pkg, rows, opts)
 	if err != nil {
 		return benchResult{}, err
 	}
 	return benchResult{
-		Backend: backend, NsPerRow: res.NsPerRow, NsPerRowBatch: res.NsPerRowBatch,
-		AllocsPerRow: res.AllocsPerRow, BuildSeconds: res.Build.Seconds(), SourceBytes: size,
+		Backend: b.Name(), NsPerRow: res.NsPerRow, NsPerRowBatch: res.NsPerRowBatch,
+		AllocsPerRow: res.AllocsPerRow(), BuildSeconds: res.Build.Seconds(), SourceBytes: size,
 	}, nil
 }
 
-// benchInterp times the interpreter with the driver's timing loop; its
+// benchInterp times the interpreter in this process with testing.Benchmark,
+// as the go command times generated code: the fastest of opts.Count runs of
+// at least opts.BenchTime, one operation being one pass over the rows. Its
 // "build" is loading the model, its "source" the model file.
-func benchInterp(m *ir.Model, path string, rows [][]float64, single bool, budget time.Duration) (benchResult, error) {
-	if single {
-		return benchInterpF[float32](m, path, rows, budget)
+func benchInterp(m *ir.Model, path string, rows [][]float64, prec codegen.Precision, opts gobench.Options) (benchResult, error) {
+	if err := setBenchTime(opts.BenchTime); err != nil {
+		return benchResult{}, err
 	}
-	return benchInterpF[float64](m, path, rows, budget)
+	var r benchResult
+	var err error
+	if prec.Is32() {
+		r, err = benchInterpF[float32](m, rows, opts.Count)
+	} else {
+		r, err = benchInterpF[float64](m, rows, opts.Count)
+	}
+	if err != nil {
+		return r, err
+	}
+	r.Backend = interpName
+	if fi, err := os.Stat(path); err == nil {
+		r.SourceBytes = int(fi.Size())
+	}
+	return r, nil
 }
 
-func benchInterpF[F runtime.Float](m *ir.Model, path string, rows [][]float64, budget time.Duration) (benchResult, error) {
+// initTesting registers the testing package's flags, which testing.Benchmark
+// reads, outside of go test.
+var initTesting sync.Once
+
+// setBenchTime sets the time of each testing.Benchmark run: the flag
+// -test.benchtime, which the go command sets for a test binary.
+func setBenchTime(d time.Duration) error {
+	initTesting.Do(testing.Init)
+	if d <= 0 {
+		d = time.Second
+	}
+	return flag.Set("test.benchtime", d.String())
+}
+
+func benchInterpF[F runtime.Float](m *ir.Model, rows [][]float64, count int) (benchResult, error) {
 	start := time.Now()
 	p, err := runtime.New[F](m)
 	if err != nil {
@@ -197,32 +262,53 @@ func benchInterpF[F runtime.Float](m *ir.Model, path string, rows [][]float64, b
 	out := make([]F, m.NumOutputs)
 	batch := make([]F, len(rows)*m.NumOutputs)
 	var sink F
-	single := harness.MeasureRows(budget, len(rows), func() {
-		for _, x := range xs {
-			p.Predict(x, out)
-			sink += out[0]
+	var failed error
+	one := bestOf(count, len(rows), func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, x := range xs {
+				if err := p.Predict(x, out); err != nil {
+					failed = err
+				}
+				sink += out[0]
+			}
 		}
 	})
-	batched := harness.MeasureRows(budget, len(rows), func() { p.PredictBatch(flat, batch, false) })
-	allocs := testingAllocs(func() {
-		for _, x := range xs {
-			p.Predict(x, out)
+	batched := bestOf(count, len(rows), func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if err := p.PredictBatch(flat, batch, false); err != nil {
+				failed = err
+			}
 		}
-	}) / float64(len(rows))
+	})
 	_ = sink
-	size := 0
-	if fi, err := os.Stat(path); err == nil {
-		size = int(fi.Size())
+	if failed != nil {
+		return benchResult{}, failed
 	}
-	return benchResult{Backend: "interp", NsPerRow: single, NsPerRowBatch: batched, AllocsPerRow: allocs,
-		BuildSeconds: load.Seconds(), SourceBytes: size}, nil
+	return benchResult{NsPerRow: one.nsPerRow, NsPerRowBatch: batched.nsPerRow, AllocsPerRow: one.allocsPerRow,
+		BuildSeconds: load.Seconds()}, nil
 }
 
-// testingAllocs returns the heap allocations one call of f makes.
-func testingAllocs(f func()) float64 {
-	var before, after goruntime.MemStats
-	goruntime.ReadMemStats(&before)
-	f()
-	goruntime.ReadMemStats(&after)
-	return float64(after.Mallocs - before.Mallocs)
+// timing is the time and the heap allocations per row of a benchmark.
+type timing struct {
+	nsPerRow, allocsPerRow float64
+}
+
+// bestOf runs the benchmark f, whose operation is a pass over n rows, count
+// times with testing.Benchmark, and returns the fastest time per row and
+// the most allocations per row, from whole allocations per operation as
+// go test -benchmem reports them.
+func bestOf(count, n int, f func(*testing.B)) timing {
+	var t timing
+	for i := 0; i < count; i++ {
+		r := testing.Benchmark(f)
+		ns := float64(r.T.Nanoseconds()) / float64(r.N) / float64(n)
+		allocs := float64(r.AllocsPerOp()) / float64(n)
+		if i == 0 || ns < t.nsPerRow {
+			t.nsPerRow = ns
+		}
+		t.allocsPerRow = max(t.allocsPerRow, allocs)
+	}
+	return t
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/treegen/treegen/codegen"
 	"github.com/treegen/treegen/internal/harness"
 )
 
@@ -58,9 +59,9 @@ package, by "treegen predict --precision float32").`,
 			if len(diffs) > 0 {
 				return mismatch(fmt.Sprintf("%s differs from the interpreter", dir), diffs)
 			}
-			prec := "float64"
+			prec := codegen.Float64
 			if pkg.Float32 {
-				prec = "float32"
+				prec = codegen.Float32
 			}
 			fmt.Fprintf(a.stdout, "ok: package %s in %s (%s) equals the interpreter bit for bit on %d rows of %s (built in %s)\n",
 				pkg.Name, dir, prec, n, dataPath, res.Build.Round(time.Millisecond))

@@ -28,7 +28,8 @@ var demoData []byte
 const demoName = "breast_cancer_wisconsin.tsv.gz"
 
 func (a *app) demoCmd() *cobra.Command {
-	var dir, precision string
+	var dir string
+	prec := codegen.Float64
 	var depth int
 	var seed uint64
 	cmd := &cobra.Command{
@@ -84,7 +85,11 @@ time per row of generated code and interpreter.`,
 			if err := ensureDir(pkgDir); err != nil {
 				return err
 			}
-			files, err := codegen.Generate(m, codegen.Options{Package: "bcw", Precision: codegen.Precision(precision), Source: "model.json"})
+			b, err := codegen.AutoBackend(m)
+			if err != nil {
+				return err
+			}
+			files, err := codegen.Generate(m, codegen.Options{Package: "bcw", Backend: b.Name(), Precision: prec, Source: "model.json"})
 			if err != nil {
 				return err
 			}
@@ -95,7 +100,7 @@ time per row of generated code and interpreter.`,
 			for _, f := range files {
 				size += len(f.Data)
 			}
-			fmt.Fprintf(w, "generate  package bcw (ifelse, %s): %d files, %d bytes in %s\n", precisionName(precision), len(files), size, pkgDir)
+			fmt.Fprintf(w, "generate  package bcw (%s, %s): %d files, %d bytes in %s\n", b.Name(), prec, len(files), size, pkgDir)
 
 			rows := make([][]float64, test.Rows)
 			for i := range rows {
@@ -107,7 +112,7 @@ time per row of generated code and interpreter.`,
 			}
 			fmt.Fprintf(w, "build     go build of the generated package and a driver: %s\n", res.Build.Round(time.Millisecond))
 
-			single := precision == string(codegen.Float32)
+			single := prec.Is32()
 			diffs, err := harness.Compare(m, rows, res, single)
 			if err != nil {
 				return err
@@ -130,7 +135,7 @@ time per row of generated code and interpreter.`,
 		},
 	}
 	cmd.Flags().StringVar(&dir, "dir", "", "keep the model and generated package in this directory (default: a temporary one, removed)")
-	cmd.Flags().StringVar(&precision, "precision", "float64", "precision of the generated code: float64 or float32")
+	cmd.Flags().Var(&prec, "precision", "precision of the generated code and the interpreter: float64 or float32")
 	cmd.Flags().IntVar(&depth, "max-depth", 6, "maximum depth of the tree")
 	cmd.Flags().Uint64Var(&seed, "seed", 1, "seed of the train/test split")
 	return cmd

@@ -12,19 +12,27 @@ import (
 )
 
 func (a *app) genCmd() *cobra.Command {
-	var model, backend, pkg, out, precision string
+	var model, backend, pkg, out, dataPath, target string
+	prec := codegen.Float64
 	var omitVersion bool
-	var prune float64
-	_ = prune
+	var bflags *backendFlags
 	cmd := &cobra.Command{
-		Use:   "gen --model MODEL.json --out DIR [--package NAME]",
+		Use:   "gen --model MODEL.json --out DIR [--package NAME] [--backend NAME]",
 		Short: "Generate a dependency-free Go package from a model",
 		Long: `gen compiles a model into a Go package in DIR: Predict, PredictMargin,
 PredictSlice, PredictBatch (and PredictClass for classifiers), importing only
 the standard library and allocating nothing per prediction. The package name
 defaults to the base name of DIR. DIR is created if its parent exists.
 Files of an earlier run that the new one no longer needs are removed; other
-files in DIR are never touched.`,
+files in DIR are never touched.
+
+--backend picks the code generator; auto, the default, picks the first of
+` + strings.Join(codegen.BackendNames(), ", ") + ` that is suited to the model.
+A backend's own options are flags of its own; giving one of another backend is
+an error. Options that make the code approximate (it no longer equals the
+interpreter bit for bit) are said so in the file headers; with --data, gen
+measures how far the predictions are from the interpreter's on the rows of
+FILE, prints it and writes it into the headers.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if model == "" {
@@ -47,12 +55,32 @@ files in DIR are never touched.`,
 			if err != nil {
 				return err
 			}
+			b, err := chooseBackend(m, backend)
+			if err != nil {
+				return err
+			}
+			bopts, err := bflags.options(cmd, b, backend == codegen.Auto || backend == "")
+			if err != nil {
+				return err
+			}
+			var measured string
+			eff, approx := bopts.Effective(m)
+			switch {
+			case approx != "" && dataPath != "":
+				if measured, err = measureApproximation(m, eff, dataPath, target, prec); err != nil {
+					return err
+				}
+			case dataPath != "":
+				fmt.Fprintf(a.stderr, "--data %s is not read: the code is exact\n", dataPath)
+			}
 			files, err := codegen.Generate(m, codegen.Options{
-				Package:     pkg,
-				Backend:     backend,
-				Precision:   codegen.Precision(precision),
-				Source:      filepath.Base(model),
-				OmitVersion: omitVersion,
+				Package:        pkg,
+				Backend:        b.Name(),
+				BackendOptions: bopts,
+				Precision:      prec,
+				Source:         filepath.Base(model),
+				OmitVersion:    omitVersion,
+				Measured:       measured,
 			})
 			if err != nil {
 				return err
@@ -67,19 +95,41 @@ files in DIR are never touched.`,
 			for _, f := range files {
 				size += len(f.Data)
 			}
-			fmt.Fprintf(a.stderr, "generated package %s in %s: %d files, %d bytes (%s, %s)\n",
-				pkg, out, len(files), size, backendName(backend), precisionName(precision))
+			what := b.Name() + ", " + prec.String()
+			if s := bopts.String(); s != "" {
+				what += ", " + s
+			}
+			fmt.Fprintf(a.stderr, "generated package %s in %s: %d files, %d bytes (%s)\n", pkg, out, len(files), size, what)
+			if approx != "" {
+				fmt.Fprintf(a.stderr, "approximate: %s\n", approx)
+				if measured != "" {
+					fmt.Fprintf(a.stderr, "measured: %s\n", measured)
+				} else {
+					fmt.Fprintf(a.stderr, "not measured: add --data FILE (rows with the model's features) to measure how far predictions are from the interpreter's and record it in the headers\n")
+				}
+			}
 			return nil
 		},
 	}
 	cmd.Flags().StringVar(&model, "model", "", "model file (IR JSON)")
-	cmd.Flags().StringVar(&backend, "backend", "ifelse", "code generator: "+strings.Join(codegen.BackendNames(), ", "))
+	cmd.Flags().StringVar(&backend, "backend", codegen.Auto, "code generator: "+strings.Join(codegen.BackendNames(), ", ")+", or "+codegen.Auto+" (the first one suited to the model)")
 	cmd.Flags().StringVar(&pkg, "package", "", "Go package name (default: base name of --out)")
 	cmd.Flags().StringVarP(&out, "out", "o", "", "output directory")
-	cmd.Flags().StringVar(&precision, "precision", "float64", "working precision of the generated code: float64 or float32")
-	cmd.Flags().Float64Var(&prune, "prune", 0, "smoothstep: leave out soft-node weights with |w| <= this (0 keeps all; > 0 changes predictions)")
+	cmd.Flags().Var(&prec, "precision", "working precision of the generated code: float64 or float32")
+	cmd.Flags().StringVar(&dataPath, "data", "", "for approximate code: rows on which to measure how far predictions are from the interpreter's")
+	cmd.Flags().StringVar(&target, "target", "target", "name of the target column of --data, left out of the features")
 	cmd.Flags().BoolVar(&omitVersion, "omit-version", false, "leave the treegen version out of the file headers (for committed files)")
+	bflags = addBackendFlags(cmd)
 	return cmd
+}
+
+// chooseBackend returns the backend named name, or for codegen.Auto the one
+// that Auto picks for the validated model m.
+func chooseBackend(m *ir.Model, name string) (codegen.Backend, error) {
+	if name == codegen.Auto || name == "" {
+		return codegen.AutoBackend(m)
+	}
+	return codegen.LookupBackend(name)
 }
 
 // ensureDir creates dir if it does not exist and its parent does.
@@ -106,18 +156,4 @@ func unwrapPath(err error) error {
 		return pe.Err
 	}
 	return err
-}
-
-func backendName(b string) string {
-	if b == "" {
-		return "ifelse"
-	}
-	return b
-}
-
-func precisionName(p string) string {
-	if p == "" {
-		return "float64"
-	}
-	return p
 }

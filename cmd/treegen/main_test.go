@@ -5,8 +5,21 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/treegen/treegen/codegen"
+	"github.com/treegen/treegen/codegen/ifelse"
+	"github.com/treegen/treegen/codegen/smoothstep"
+	"github.com/treegen/treegen/ir"
+)
+
+// softModel is a model of soft trees, which the smoothstep backend
+// compiles, and softRows rows of its features.
+const (
+	softModel = "../../golden/soft/model.json"
+	softRows  = "../../golden/soft/inputs.csv"
 )
 
 // treegen runs the command line in-process and returns exit status, stdout
@@ -79,9 +92,25 @@ func TestBadInput(t *testing.T) {
 		{"package is a keyword", []string{"gen", "--model", model, "--out", dir, "--package", "func"},
 			`package name "func" is a Go keyword (set --package)`},
 		{"unknown backend", []string{"gen", "--model", model, "--out", dir, "--package", "p", "--backend", "llvm"},
-			`unknown backend "llvm" (known backends: ifelse, quickscorer, smoothstep)`},
+			`unknown backend "llvm" (known backends: ` + strings.Join(codegen.BackendNames(), ", ") + `, or auto)`},
+		{"bench: unknown backend", []string{"bench", "--model", model, "--data", "testdata/small.tsv", "--backends", "interp,llvm"},
+			`unknown backend "llvm" in --backends (known: ` + strings.Join(codegen.BackendNames(), ", ") + `, interp, or auto)`},
 		{"bad precision", []string{"gen", "--model", model, "--out", dir, "--package", "p", "--precision", "float16"},
-			`unknown precision "float16" (want float64 or float32)`},
+			`invalid argument "float16" for "--precision" flag: unknown precision "float16" (want float64 or float32)`},
+		{"predict: bad precision", []string{"predict", "--model", model, "--data", "testdata/small.tsv", "--precision", "double"},
+			`invalid argument "double" for "--precision" flag: unknown precision "double" (want float64 or float32)`},
+		{"bench: bad precision", []string{"bench", "--model", model, "--data", "testdata/small.tsv", "--precision", "f32"},
+			`invalid argument "f32" for "--precision" flag: unknown precision "f32" (want float64 or float32)`},
+		{"demo: bad precision", []string{"demo", "--precision", ""},
+			`invalid argument "" for "--precision" flag: unknown precision "" (want float64 or float32)`},
+		{"option of another backend", []string{"gen", "--model", model, "--out", dir, "--package", "p", "--backend", ifelse.Name, "--prune", "0.1"},
+			"--prune is an option of the " + smoothstep.Name + " backend, not of " + ifelse.Name},
+		{"option of a backend auto does not pick", []string{"gen", "--model", model, "--out", dir, "--package", "p", "--prune", "0.1"},
+			"--prune is an option of the " + smoothstep.Name + " backend, not of " + ifelse.Name + ", which auto picked for this model (choose one with --backend)"},
+		{"bad backend option", []string{"gen", "--model", softModel, "--out", dir, "--package", "p", "--prune", "-1"},
+			"--prune -1: want a finite number >= 0"},
+		{"backend option not a number", []string{"gen", "--model", softModel, "--out", dir, "--package", "p", "--prune", "x"},
+			`invalid argument "x" for "--prune" flag: parse error`},
 		{"wrong feature count", []string{"predict", "--model", "testdata/badchild.json", "--data", "testdata/small.tsv"},
 			"testdata/badchild.json: invalid model: trees[0].nodes[0].right: child 5 out of range: the tree has 3 nodes"},
 		{"unknown flag", []string{"gen", "--modle", model},
@@ -277,17 +306,34 @@ func TestBench(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatalf("bench --json: %v\n%s", err, out)
 	}
-	if r.Rows != 6 || len(r.Results) != 3 {
-		t.Fatalf("bench --json: %+v", r)
+	m, err := ir.Load(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, b := range codegen.SuitedBackends(m) {
+		want = append(want, b.Name())
+	}
+	want = append(want, "interp")
+	var got []string
+	for _, res := range r.Results {
+		got = append(got, res.Backend)
+	}
+	if r.Rows != 6 || strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Fatalf("bench --json: backends %v, want %v: %+v", got, want, r)
 	}
 	for _, res := range r.Results {
 		if res.NsPerRow <= 0 || res.NsPerRowBatch <= 0 || res.AllocsPerRow != 0 {
 			t.Errorf("%s: %+v", res.Backend, res)
 		}
 	}
-	code, _, stderr = treegen(t, "bench", "--model", model, "--data", "testdata/small.tsv", "--backends", "llvm")
-	if code == 0 || stderr != "treegen: unknown backend \"llvm\" (known backends: ifelse, quickscorer, smoothstep)\n" {
-		t.Fatalf("unknown backend: %d %s", code, stderr)
+
+	// A named backend that cannot compile the model is skipped.
+	code, out, stderr = treegen(t, "bench", "--model", softModel, "--data", softRows, "--rows", "10", "--time", "10ms",
+		"--backends", ifelse.Name+",interp")
+	if code != 0 || !strings.HasPrefix(stderr, ifelse.Name+": skipped: ") || !strings.Contains(out, "10 rows of "+softRows) ||
+		!strings.Contains(out, " interp ") || strings.Contains(out, " "+ifelse.Name+" ") {
+		t.Fatalf("bench of a backend that cannot compile the model: %d\n%s%s", code, out, stderr)
 	}
 }
 
@@ -364,5 +410,123 @@ func TestTrainTEL(t *testing.T) {
 	b, _ := os.ReadFile(again)
 	if !bytes.Equal(a, b) {
 		t.Fatal("two trainings with the same seed differ")
+	}
+}
+
+// header returns the header comment of a generated file, its lines after
+// the first joined by spaces.
+func header(t *testing.T, path string) (first, rest string) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, _, _ := strings.Cut(string(data), "\n\n")
+	lines := strings.Split(head, "\n")
+	for i := range lines {
+		lines[i] = strings.TrimPrefix(lines[i], "// ")
+	}
+	return lines[0], strings.Join(lines[1:], " ")
+}
+
+// TestGenBackend: without --backend, gen uses the backend that auto picks
+// for the model, says which, and writes exact code.
+func TestGenBackend(t *testing.T) {
+	for _, model := range []string{trained(t), softModel} {
+		m, err := ir.Load(model)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := codegen.AutoBackend(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir := filepath.Join(t.TempDir(), "p")
+		code, _, stderr := treegen(t, "gen", "--model", model, "--out", dir, "--precision", "float32")
+		if code != 0 || !strings.HasSuffix(stderr, " bytes ("+b.Name()+", float32)\n") {
+			t.Fatalf("gen: %d %q", code, stderr)
+		}
+		_, rest := header(t, filepath.Join(dir, codegen.MainFile))
+		if want := "Backend " + b.Name() + ", float32: exact, equal bit for bit to the treegen interpreter."; rest != want {
+			t.Errorf("%s: header %q, want %q", model, rest, want)
+		}
+	}
+}
+
+// TestGenApproximate: a backend option that changes the predictions makes
+// gen say that the code is approximate, measure it with --data, and write
+// both into the headers.
+func TestGenApproximate(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "soft")
+	code, _, stderr := treegen(t, "gen", "--model", softModel, "--out", dir, "--backend", smoothstep.Name, "--prune", "0.3", "--data", softRows)
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	measured := regexp.MustCompile(`On the 303 rows of inputs\.csv, predictions are at most [0-9.e-]+ from the interpreter's(, except on [0-9]+ rows? where one of them is NaN and the other is not)?; ([0-9]+ predicted class(es)? differs?|no predicted class differs)\.`)
+	for _, want := range []string{
+		" bytes (" + smoothstep.Name + ", float64, prune 0.3)\n",
+		"\napproximate: ",
+		"weights with |w| <= 0.3 are left out of the margins",
+		"\nmeasured: On the 303 rows",
+	} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+	if !measured.MatchString(stderr) {
+		t.Errorf("stderr does not say what was measured:\n%s", stderr)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		_, rest := header(t, filepath.Join(dir, e.Name()))
+		if !strings.HasPrefix(rest, "Backend "+smoothstep.Name+", float64, prune 0.3: approximate. ") ||
+			!strings.Contains(rest, "weights with |w| <= 0.3 are left out") || !measured.MatchString(rest) {
+			t.Errorf("%s: header %q", e.Name(), rest)
+		}
+	}
+
+	// Without --data, gen says how to measure.
+	code, _, stderr = treegen(t, "gen", "--model", softModel, "--out", dir, "--prune", "0.3")
+	if code != 0 || !strings.Contains(stderr, "\nnot measured: add --data FILE") {
+		t.Fatalf("gen without --data: %d\n%s", code, stderr)
+	}
+	if _, rest := header(t, filepath.Join(dir, codegen.MainFile)); !strings.Contains(rest, ": approximate. ") || strings.Contains(rest, "On the") {
+		t.Errorf("header without --data: %q", rest)
+	}
+
+	// --data of exact code is not read.
+	code, _, stderr = treegen(t, "gen", "--model", softModel, "--out", dir, "--data", "testdata/nope.tsv")
+	if code != 0 || !strings.Contains(stderr, "--data testdata/nope.tsv is not read: the code is exact\n") {
+		t.Fatalf("gen of exact code with --data: %d\n%s", code, stderr)
+	}
+
+	// The rows must fit the model.
+	code, _, stderr = treegen(t, "gen", "--model", softModel, "--out", dir, "--prune", "0.3", "--data", "testdata/small.tsv")
+	if code == 0 || stderr != "treegen: testdata/small.tsv has 2 feature columns, the model expects 8\n" {
+		t.Fatalf("gen with rows of another model: %d %q", code, stderr)
+	}
+}
+
+func TestDeviationSentence(t *testing.T) {
+	tests := []struct {
+		dev        deviation
+		n          int
+		classifier bool
+		want       string
+	}{
+		{deviation{}, 1, false, "On the 1 row of d.tsv, predictions equal the interpreter's."},
+		{deviation{maxDiff: 0.0021}, 303, true, "On the 303 rows of d.tsv, predictions are at most 0.0021 from the interpreter's; no predicted class differs."},
+		{deviation{maxDiff: 0.00213, classes: 2}, 303, true, "On the 303 rows of d.tsv, predictions are at most 0.0022 from the interpreter's; 2 predicted classes differ."},
+		{deviation{maxDiff: 0.5, nanRows: 1, classes: 1}, 9, true, "On the 9 rows of d.tsv, predictions are at most 0.5 from the interpreter's, except on 1 row where one of them is NaN and the other is not; 1 predicted class differs."},
+		{deviation{maxDiff: 99.01}, 9, false, "On the 9 rows of d.tsv, predictions are at most 100 from the interpreter's."},
+		{deviation{maxDiff: 1.234e-12}, 9, false, "On the 9 rows of d.tsv, predictions are at most 1.3e-12 from the interpreter's."},
+	}
+	for _, tc := range tests {
+		if got := tc.dev.sentence(tc.n, "d.tsv", tc.classifier); got != tc.want {
+			t.Errorf("%+v:\n got  %q\n want %q", tc.dev, got, tc.want)
+		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/treegen/treegen/codegen"
 	"github.com/treegen/treegen/data"
 	"github.com/treegen/treegen/ir"
 	"github.com/treegen/treegen/runtime"
@@ -16,7 +17,7 @@ import (
 func (a *app) predictCmd() *cobra.Command {
 	var model, dataPath, target, out string
 	var margin bool
-	var precision string
+	prec := codegen.Float64
 	cmd := &cobra.Command{
 		Use:   "predict --model MODEL.json --data FILE [--out FILE] [--margin]",
 		Short: "Predict with the interpreter; CSV out",
@@ -30,15 +31,12 @@ that they parse back to the same float64.`,
 			if model == "" {
 				return fmt.Errorf("--model is required")
 			}
-			if precision != "float64" && precision != "float32" {
-				return fmt.Errorf("--precision must be float64 or float32, not %q", precision)
-			}
 			m, d, err := loadModelAndRows(model, dataPath, target)
 			if err != nil {
 				return err
 			}
 			return writeOut(out, a.stdout, func(w io.Writer) error {
-				if precision == "float32" {
+				if prec.Is32() {
 					return writePredictions[float32](w, m, d, margin)
 				}
 				return writePredictions[float64](w, m, d, margin)
@@ -50,7 +48,7 @@ that they parse back to the same float64.`,
 	cmd.Flags().StringVar(&target, "target", "target", "name of the target column, left out of the features")
 	cmd.Flags().StringVarP(&out, "out", "o", "", "output CSV file (default: stdout)")
 	cmd.Flags().BoolVar(&margin, "margin", false, "write raw scores (margins) instead of predictions")
-	cmd.Flags().StringVar(&precision, "precision", "float64", "interpreter precision: float64, or float32 to match float32 generated code")
+	cmd.Flags().Var(&prec, "precision", "interpreter precision: float64, or float32 to match float32 generated code")
 	return cmd
 }
 

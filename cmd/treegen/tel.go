@@ -34,7 +34,8 @@ values gives logistic, of more integer values softmax, and any other target
 squarederror. Progress and per-epoch losses go to stderr.
 
 The model holds soft nodes: the interpreter predicts with it, and
-"treegen gen --backend smoothstep" compiles it.`,
+"treegen gen" compiles it with the backend for soft trees, which its default
+--backend auto picks.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := f.check(); err != nil {

@@ -2,17 +2,18 @@ package quickscorer_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/treegen/treegen/codegen"
+	"github.com/treegen/treegen/codegen/internal/gentest"
 	"github.com/treegen/treegen/golden"
 	"github.com/treegen/treegen/internal/harness"
 	"github.com/treegen/treegen/ir"
 	"github.com/treegen/treegen/ir/xgboost"
-	"github.com/treegen/treegen/runtime"
 )
 
 // TestMeasure reports the time per row of the quickscorer and ifelse
@@ -32,6 +33,18 @@ func TestMeasure(t *testing.T) {
 		t.Fatal(err)
 	}
 	tnRows := readCSV(t, filepath.Join(fixtures, "twonorm_1000x64", "inputs.csv"), true, 1000)
+	type run struct {
+		model   string
+		m       *ir.Model
+		rows    [][]float64
+		prec    codegen.Precision
+		backend string
+	}
+	var runs []run
+	mod, err := harness.NewModule(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		name string
 		m    *ir.Model
@@ -40,58 +53,34 @@ func TestMeasure(t *testing.T) {
 		{"axis100", gc.Model, gc.Inputs},
 		{"twonorm_1000x64", tn, tnRows},
 	} {
-		for _, prec := range precisions {
-			var interp float64
-			if prec == codegen.Float32 {
-				interp = interpNs[float32](t, tc.m, tc.rows)
-			} else {
-				interp = interpNs[float64](t, tc.m, tc.rows)
-			}
-			ns := map[string]float64{}
+		for _, prec := range gentest.Precisions {
 			for _, backend := range []string{"quickscorer", "ifelse"} {
 				files, err := codegen.Generate(tc.m, codegen.Options{Package: "p", Backend: backend, Precision: prec})
 				if err != nil {
 					t.Fatal(err)
 				}
-				dir := t.TempDir()
-				if err := codegen.WriteDir(dir, files); err != nil {
+				name := fmt.Sprintf("p%d", len(runs))
+				if err := gentest.WritePackage(mod, name, files); err != nil {
 					t.Fatal(err)
 				}
-				res, err := harness.Run(context.Background(), dir, tc.rows, harness.Options{Time: time.Second})
-				if err != nil {
+				if err := mod.Add(name, tc.rows, harness.Options{Time: time.Second}); err != nil {
 					t.Fatal(err)
 				}
-				ns[backend] = res.NsPerRow
+				runs = append(runs, run{tc.name, tc.m, tc.rows, prec, backend})
 			}
-			t.Logf("%-16s %s  quickscorer %8.1f ns/row  ifelse %8.1f ns/row  interpreter %8.1f ns/row (%d rows)",
-				tc.name, prec, ns["quickscorer"], ns["ifelse"], interp, len(tc.rows))
 		}
 	}
-}
-
-// interpNs returns the interpreter's time per row of Predict.
-func interpNs[F runtime.Float](t *testing.T, m *ir.Model, rows [][]float64) float64 {
-	p, err := runtime.New[F](m)
+	res, err := mod.Run(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	xs := make([][]F, len(rows))
-	for i, r := range rows {
-		xs[i] = make([]F, len(r))
-		for j, v := range r {
-			xs[i][j] = F(v)
+	for i := 0; i < len(runs); i += 2 {
+		r := runs[i]
+		interp, _, err := harness.TimeInterpreter(r.m, r.rows, r.prec.Is32(), time.Second)
+		if err != nil {
+			t.Fatal(err)
 		}
+		t.Logf("%-16s %s  quickscorer %8.1f ns/row  ifelse %8.1f ns/row  interpreter %8.1f ns/row (%d rows)",
+			r.model, r.prec, res[i].NsPerRow, res[i+1].NsPerRow, interp, len(r.rows))
 	}
-	out := make([]F, m.NumOutputs)
-	n := 0
-	start := time.Now()
-	for time.Since(start) < time.Second {
-		for _, x := range xs {
-			if err := p.Predict(x, out); err != nil {
-				t.Fatal(err)
-			}
-		}
-		n += len(xs)
-	}
-	return float64(time.Since(start).Nanoseconds()) / float64(n)
 }

@@ -134,7 +134,9 @@ func cmp32(g *emit.Gen) bool { return g.Is32() || g.Model.Float32Compare }
 // Fold returns the threshold t' such that, for every non-NaN value v,
 // "v < t'" in the comparison precision is the test of an axis node with
 // threshold t ("<=" when lessEqual). always is true when the test holds for
-// every non-NaN value (v <= +Inf), which no "<" test expresses.
+// every non-NaN value (v <= +Inf), which no "<" test expresses. A folded
+// threshold of -0 (x <= -1e-45 in float32 is x < -0) is returned as +0: the
+// test is the same, and the literal 0 needs no negZero.
 func Fold(t float64, lessEqual, float32Compare bool) (thr float64, always bool) {
 	if float32Compare {
 		t32 := float32(t)
@@ -144,7 +146,7 @@ func Fold(t float64, lessEqual, float32Compare bool) (thr float64, always bool) 
 			}
 			t32 = math.Nextafter32(t32, float32(math.Inf(1)))
 		}
-		return float64(t32), false
+		return float64(t32) + 0, false
 	}
 	if lessEqual {
 		if math.IsInf(t, 1) {
@@ -152,7 +154,7 @@ func Fold(t float64, lessEqual, float32Compare bool) (thr float64, always bool) 
 		}
 		t = math.Nextafter(t, math.Inf(1))
 	}
-	return t, false
+	return t + 0, false
 }
 
 // entry is one (threshold, word, mask) triple of a feature.

@@ -2,93 +2,87 @@ package smoothstep_test
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/treegen/treegen/codegen"
 	"github.com/treegen/treegen/codegen/internal/gentest"
 	"github.com/treegen/treegen/codegen/smoothstep"
+	"github.com/treegen/treegen/internal/harness"
 	"github.com/treegen/treegen/internal/randmodel"
 	"github.com/treegen/treegen/ir"
 )
 
-var (
-	update = flag.Bool("update", false, "rewrite golden files")
-	models = flag.Int("models", 0, "number of random models of each kind in TestGenerated (default 40, 10 with -short)")
-	seed   = flag.Uint64("seed", 1, "seed of the random models of TestGenerated")
-)
+// suite is the conformance suite of the smoothstep backend: soft nodes of
+// extreme numbers and widths among every other kind of node, and models
+// shaped like trained Tree Ensemble Layers.
+var suite = gentest.Suite{
+	Backend: smoothstep.Name,
+	Golden:  []string{"testdata/soft.json"},
+	Random: []gentest.Random{
+		// Extreme numbers (randmodel.Pool: subnormals, 1e300, float32
+		// overflows) and widths, among every other kind of node.
+		{Name: "x", Models: 40, Short: 10, Rows: moreRows, Options: randmodel.Options{
+			Tricky: true, MaxDepth: 8, Soft: 0.6, Oblique: 0.1, Categorical: 0.1, SoftmaxLeaf: 0.33, Float32Sum: true,
+			Gammas: []float64{0, 0.1, 1, 10, 0.5, 1e-320, 1e-45, 3e38, 1e39}}},
+		// TEL-like models: mostly soft splits, vector and softmax leaves.
+		{Name: "tel", Models: 40, Short: 10, Rows: moreRows, Options: randmodel.Options{
+			Soft: 0.8, Oblique: 0.05, Categorical: 0.05, SoftmaxLeaf: 0.2, Float32Sum: true}},
+	},
+	Constants: func(m *ir.Model, opts codegen.BackendOptions, prec codegen.Precision) []float64 {
+		return smoothstep.Constants(m, opts.(*smoothstep.Options).Prune, prec.Is32())
+	},
+	Cases: ownCases,
+}
 
-// precisions are the two working precisions, in test order.
-var precisions = []codegen.Precision{codegen.Float64, codegen.Float32}
+// TestConformance runs the suite that every backend passes, with
+// hand-made models that reach the corners of the semantics, perfect dense
+// trees, level groups and pruned models.
+func TestConformance(t *testing.T) { gentest.Conformance(t, suite) }
 
 var nan, inf = math.NaN(), math.Inf(1)
 
-func generate(t testing.TB, m *ir.Model, pkg string, prec codegen.Precision, prune float64) []codegen.File {
-	t.Helper()
-	files, err := codegen.Generate(m, codegen.Options{Package: pkg, Backend: smoothstep.Name, Precision: prec, Source: "test", OmitVersion: true, Prune: prune})
-	if err != nil {
-		t.Fatalf("%s: %v", pkg, err)
-	}
-	return files
+// moreRows returns rows for m besides those of gentest.Inputs: rows of
+// randmodel.Rows, and rows that put the margins of soft nodes inside their
+// fractional region, on its edges or at 0.
+func moreRows(seed uint64, m *ir.Model) [][]float64 {
+	rows := randmodel.Rows(seed, 30, m.NumFeatures)
+	return append(rows, fractionalRows(rand.New(rand.NewPCG(seed, 3)), m, 40)...)
 }
 
-// buildCase is a model to build in the shared module, with what to check.
-type buildCase struct {
-	gentest.Case
-	model *ir.Model // the model the interpreter runs (the pruned one with Prune)
-	// want, if set, holds hand-computed margins (float64 packages).
-	want [][]float64
+// rowsFor returns the rows of a random model made by a case.
+func rowsFor(seed uint64, m *ir.Model) [][]float64 {
+	return append(gentest.Inputs(seed, m, 40), moreRows(seed, m)...)
 }
 
-func newCase(t *testing.T, m *ir.Model, name string, prec codegen.Precision, rows [][]float64, prune float64) buildCase {
-	t.Helper()
-	files := generate(t, m, name, prec, prune)
-	f32 := prec == codegen.Float32
-	oracle := m
-	if prune > 0 {
-		oracle = pruneModel(m, prune)
-	}
-	if _, err := gentest.CheckLiteralsWith(files, oracle, f32, smoothstep.Constants(m, prune, f32)); err != nil {
-		t.Errorf("%s: %v", name, err)
-	}
-	if err := gentest.CheckImports(files); err != nil {
-		t.Errorf("%s: %v", name, err)
-	}
-	return buildCase{
-		Case: gentest.Case{
-			Name: name, Files: files, Float32: f32,
-			NumFeatures: m.NumFeatures, NumOutputs: m.NumOutputs, Classifier: m.IsClassifier(),
-			Inputs: rows,
-		},
-		model: oracle,
-	}
-}
-
-// pruneModel returns a copy of m whose soft nodes have lost the weights
-// that Prune drops: what the generated code computes.
-func pruneModel(m *ir.Model, prune float64) *ir.Model {
-	c := *m
-	c.Trees = make([]ir.Tree, len(m.Trees))
-	for i, t := range m.Trees {
-		t.Nodes = append([]ir.Node(nil), t.Nodes...)
-		for j := range t.Nodes {
-			if n := &t.Nodes[j]; n.Kind == ir.Soft {
-				n.Indices, n.Weights = smoothstep.Pruned(n, prune)
-			}
+// ownCases are the hand-made models, perfect trees of depth 1 to 8 with
+// dense weights, level groups and pruned models.
+func ownCases(t *testing.T, s *gentest.Suite) []gentest.Case {
+	cases := handCases(t, s)
+	for d := 1; d <= 8; d++ {
+		for j := 0; j < 2; j++ {
+			seed := uint64(2000 + 10*d + j)
+			m := randmodel.Model(seed, randmodel.Options{
+				Soft: 1, Full: true, Dense: true, MinDepth: d, MaxDepth: d, Trees: 1 + j*2, SoftmaxLeaf: 0.2})
+			cases = append(cases, allocs(s.Both(t, m, fmt.Sprintf("full%d%d_", d, j), rowsFor(seed, m)), d == 1)...)
 		}
-		c.Trees[i] = t
 	}
-	return &c
+	for i, m := range levelModels() {
+		cases = append(cases, allocs(s.Both(t, m, fmt.Sprintf("level%d_", i), rowsFor(uint64(3000+i), m)), i < 3)...)
+	}
+	return append(cases, pruneCases(t, s)...)
 }
 
-// suffix is "64" or "32".
-func suffix(prec codegen.Precision) string { return string(prec[len(prec)-2:]) }
+// allocs sets Allocs of the cases to on, and returns them.
+func allocs(cases []gentest.Case, on bool) []gentest.Case {
+	for i := range cases {
+		cases[i].Allocs = on
+	}
+	return cases
+}
 
 // softModel returns a model of one feature and one tree: a soft root with
 // margin x0 (γ = 1) and leaves 1 (left) and 2 (right).
@@ -131,15 +125,11 @@ func perfectModel(depth int, bias, gamma float64) *ir.Model {
 
 // handCases are small models with hand-computed margins, and models built
 // to reach the corners of the semantics.
-func handCases(t *testing.T) []buildCase {
-	var cases []buildCase
+func handCases(t *testing.T, s *gentest.Suite) []gentest.Case {
+	var cases []gentest.Case
 	add := func(m *ir.Model, name string, rows, want [][]float64) {
-		if err := m.Validate(); err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		for _, prec := range precisions {
-			c := newCase(t, m, name+suffix(prec), prec, rows, 0)
-			c.want = want
+		for _, c := range s.Both(t, m, name, rows) {
+			c.Margins = want
 			c.Allocs = true
 			cases = append(cases, c)
 		}
@@ -250,75 +240,14 @@ func fractionalRows(r *rand.Rand, m *ir.Model, n int) [][]float64 {
 	return rows
 }
 
-// TestGenerated builds, in one module, hand-made models and many random
-// models with soft nodes in both precisions, and checks that the generated
-// packages compute exactly what the interpreter computes (and, for the hand
-// models, what the hand computed), pass gofmt and go vet, have only model
-// values and smooth-step constants as float literals, import only math and
-// errors, and do not allocate.
-func TestGenerated(t *testing.T) {
-	gentest.SkipIfNoGo(t)
-	cases := handCases(t)
-
-	n := 40
-	if testing.Short() {
-		n = 10
-	}
-	if *models > 0 {
-		n = *models
-	}
-	r := rand.New(rand.NewPCG(*seed, 3))
-	addRandom := func(kind string, i int, m *ir.Model) {
-		if err := m.Validate(); err != nil {
-			t.Fatalf("%s model %d is invalid: %v", kind, i, err)
-		}
-		rows := gentest.RandomInputs(r, m, 30)
-		rows = append(rows, randmodel.Rows(r.Uint64(), 30, m.NumFeatures)...)
-		rows = append(rows, fractionalRows(r, m, 40)...)
-		for _, prec := range precisions {
-			c := newCase(t, m, fmt.Sprintf("%s%03d%s", kind, i, suffix(prec)), prec, rows, 0)
-			c.Allocs = i < 3
-			cases = append(cases, c)
-		}
-	}
-	// Extreme numbers (gentest's pool: subnormals, 1e300, float32
-	// overflows) and widths, among every other kind of node.
-	opts := gentest.DefaultRandom
-	opts.SoftGammas = []float64{0, 0.1, 1, 10, 0.5, 1e-320, 1e-45, 3e38, 1e39}
-	for i := 0; i < n; i++ {
-		addRandom("x", i, gentest.RandomModel(r, opts))
-	}
-	// TEL-like models: mostly soft splits, vector and softmax leaves.
-	for i := 0; i < n; i++ {
-		addRandom("tel", i, randmodel.Model(*seed*1000+uint64(i), randmodel.Options{
-			Soft: 0.8, Oblique: 0.05, Categorical: 0.05, SoftmaxLeaf: 0.2, Float32Sum: true}))
-	}
-	// Perfect trees of depth 1 to 8 with dense weights.
-	for d := 1; d <= 8; d++ {
-		for j := 0; j < 2; j++ {
-			addRandom("full", 10*d+j, randmodel.Model(*seed*2000+uint64(10*d+j), randmodel.Options{
-				Soft: 1, Full: true, Dense: true, MinDepth: d, MaxDepth: d, Trees: 1 + j*2, SoftmaxLeaf: 0.2}))
-		}
-	}
-	// Level groups (level.go): runs of perfect dense soft trees with
-	// constant leaves, evaluated level by level.
-	for i, m := range levelModels() {
-		addRandom("level", i, m)
-	}
-	if t.Failed() {
-		return
-	}
-	check(t, cases)
-}
-
 // levelModels returns models whose trees the level-synchronous code
 // evaluates: vector and scalar trees, one γ or many, frontiers that outgrow
 // their arrays (γ = 100: every node is reached), Float32Sum and mean
 // aggregation, and level groups between trees that are compiled otherwise.
 func levelModels() []*ir.Model {
 	var ms []*ir.Model
-	ms = append(ms, telModel(11, 3, 3, 8, 3, 0.3), telModel(12, 1, 1, 6, 2, 1), telModel(13, 2, 5, 7, 2, 0.5))
-	wide := telModel(14, 10, 7, 6, 2, 0.3) // 640 nodes on the last internal level
+	ms = append(ms, randmodel.TEL(11, 3, 3, 8, 3, 0.3), randmodel.TEL(12, 1, 1, 6, 2, 1), randmodel.TEL(13, 2, 5, 7, 2, 0.5))
+	wide := randmodel.TEL(14, 10, 7, 6, 2, 0.3) // 640 nodes on the last internal level
 	for i := range wide.Trees {
 		for j := range wide.Trees[i].Nodes {
 			if n := &wide.Trees[i].Nodes[j]; n.Kind == ir.Soft && i%2 == 0 {
@@ -327,7 +256,7 @@ func levelModels() []*ir.Model {
 		}
 	}
 	ms = append(ms, wide)
-	mixed := telModel(15, 4, 4, 9, 3, 0.4) // γ per node
+	mixed := randmodel.TEL(15, 4, 4, 9, 3, 0.4) // γ per node
 	r := rand.New(rand.NewPCG(15, 16))
 	for i := range mixed.Trees {
 		for j := range mixed.Trees[i].Nodes {
@@ -338,7 +267,7 @@ func levelModels() []*ir.Model {
 	}
 	mixed.Float32Sum = true
 	ms = append(ms, mixed)
-	scalar := telModel(16, 5, 3, 6, 3, 0.5) // one output per tree
+	scalar := randmodel.TEL(16, 5, 3, 6, 3, 0.5) // one output per tree
 	scalar.Aggregation = ir.Mean
 	for i := range scalar.Trees {
 		t := &scalar.Trees[i]
@@ -352,8 +281,8 @@ func levelModels() []*ir.Model {
 	ms = append(ms, scalar)
 	// Groups of different depths, a soft tree with a γ = 0 node and a
 	// hard tree between them.
-	a, b := telModel(17, 3, 2, 6, 3, 0.5), telModel(18, 2, 4, 6, 3, 0.5)
-	hard := telModel(19, 1, 2, 6, 3, 0.5).Trees[0]
+	a, b := randmodel.TEL(17, 3, 2, 6, 3, 0.5), randmodel.TEL(18, 2, 4, 6, 3, 0.5)
+	hard := randmodel.TEL(19, 1, 2, 6, 3, 0.5).Trees[0]
 	hard.Nodes[0].Gamma = 0
 	a.Trees = append(a.Trees, hard)
 	a.Trees = append(a.Trees, b.Trees...)
@@ -362,63 +291,71 @@ func levelModels() []*ir.Model {
 	return ms
 }
 
-// check builds the cases in one module, runs them and compares their
-// outputs with the interpreter's and the hand-computed ones.
-func check(t *testing.T, cases []buildCase) {
-	t.Helper()
-	exp := make([]gentest.Expect, len(cases))
-	for i, c := range cases {
-		exp[i] = gentest.Expect{Case: c.Case, Model: c.model, Margins: c.want}
-	}
-	gentest.BuildAndCompare(t, exp)
-}
+// pruneOptions returns the smoothstep options with Prune set to prune.
+func pruneOptions(prune float64) *smoothstep.Options { return &smoothstep.Options{Prune: prune} }
 
-// TestPrune checks that Prune > 0 drops exactly the weights |w| <= Prune of
-// soft nodes: the generated code equals the interpreter on the model
-// without them, bit for bit, and no longer equals it on the model itself.
-func TestPrune(t *testing.T) {
-	gentest.SkipIfNoGo(t)
-	var cases []buildCase
-	r := rand.New(rand.NewPCG(*seed, 4))
-	for i := 0; i < 6; i++ {
-		m := randmodel.Model(uint64(300+i), randmodel.Options{Soft: 0.9, Dense: true, Full: true, MinDepth: 3, MaxDepth: 5, Features: 8})
-		rows := append(randmodel.Rows(uint64(i), 40, m.NumFeatures), fractionalRows(r, m, 40)...)
-		for _, prune := range []float64{0.3, 1} {
-			for _, prec := range precisions {
-				cases = append(cases, newCase(t, m, fmt.Sprintf("prune%d_%v_%s", i, prune*10, suffix(prec)), prec, rows, prune))
-			}
-		}
-	}
-	// The stump of softModel with a second weight of 0.25 on x1: pruned at
-	// 0.25 it ignores x1, NaN included.
+// pruneStump is the stump of softModel with a second weight of 0.25 on x1:
+// pruned at 0.25 it ignores x1, NaN included.
+func pruneStump() *ir.Model {
 	m := softModel(false)
 	m.NumFeatures = 2
 	m.Trees[0].Nodes[0].Indices = []int{0, 1}
 	m.Trees[0].Nodes[0].Weights = []float64{1, 0.25}
-	rows := [][]float64{{0, 1}, {0, nan}, {0.25, -1}}
-	for _, prec := range precisions {
-		c := newCase(t, m, "prunestump"+suffix(prec), prec, rows, 0.25)
-		c.want = [][]float64{{1.5}, {1.5}, {1.15625}}
+	return m
+}
+
+// pruneCases are models generated with Prune > 0, which must drop exactly
+// the weights |w| <= Prune of soft nodes: the generated code equals the
+// interpreter on the model without them (Options.Effective), bit for bit.
+func pruneCases(t *testing.T, s *gentest.Suite) []gentest.Case {
+	var cases []gentest.Case
+	for i := 0; i < 6; i++ {
+		seed := uint64(300 + i)
+		m := randmodel.Model(seed, randmodel.Options{Soft: 0.9, Dense: true, Full: true, MinDepth: 3, MaxDepth: 5, Features: 8})
+		rows := append(randmodel.Rows(uint64(i), 40, m.NumFeatures), fractionalRows(rand.New(rand.NewPCG(seed, 4)), m, 40)...)
+		for _, prune := range []float64{0.3, 1} {
+			p := *s
+			p.Options = pruneOptions(prune)
+			cases = append(cases, p.Both(t, m, fmt.Sprintf("prune%d_%g_", i, prune*10), rows)...)
+		}
+	}
+	p := *s
+	p.Options = pruneOptions(0.25)
+	for _, c := range p.Both(t, pruneStump(), "prunestump", [][]float64{{0, 1}, {0, nan}, {0.25, -1}}) {
+		c.Margins = [][]float64{{1.5}, {1.5}, {1.15625}}
 		cases = append(cases, c)
 	}
-	if got := gentest.Interpret(t, m, rows, false).Margin; !gentest.SameRow(got[1], []float64{2}) || !gentest.SameRow(got[0], []float64{1.15625}) {
-		t.Errorf("interpreter on the unpruned stump: %v, want 1.15625 and 2 in rows 0 and 1", got)
-	}
-	if t.Failed() {
-		return
-	}
-	check(t, cases)
+	return cases
+}
 
-	// The source holds no pruned weight.
-	files := generate(t, m, "p", codegen.Float64, 0.25)
-	for _, f := range files {
+// TestPrune checks what pruning changes besides the predictions (which
+// pruneCases compare with the interpreter on the pruned model): the
+// interpreter on the model itself differs, the source holds no pruned
+// weight, and its header says that the code is approximate.
+func TestPrune(t *testing.T) {
+	m := pruneStump()
+	rows := [][]float64{{0, 1}, {0, nan}, {0.25, -1}}
+	got, err := harness.Interpret(m, rows, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !harness.Same(got.Margins[0][0], 1.15625) || !harness.Same(got.Margins[1][0], 2) {
+		t.Errorf("interpreter on the unpruned stump: %v, want 1.15625 and 2 in rows 0 and 1", got.Margins)
+	}
+	p := suite
+	p.Options = pruneOptions(0.25)
+	for _, f := range p.Generate(t, m, "p", codegen.Float64) {
 		if bytes.Contains(f.Data, []byte("0.25*x[1]")) {
 			t.Errorf("%s keeps the pruned weight 0.25 of x[1]", f.Name)
+		}
+		if header := strings.SplitN(string(f.Data), "\n", 3); !strings.Contains(header[1], "approximate") {
+			t.Errorf("%s: the second header line does not say that the code is approximate: %s", f.Name, header[1])
 		}
 	}
 }
 
-// TestRefusals checks the errors of Check and of Generate with Prune.
+// TestRefusals checks the errors of Check and of Generate with backend
+// options.
 func TestRefusals(t *testing.T) {
 	act := 0.5
 	latent := softModel(false)
@@ -435,15 +372,15 @@ func TestRefusals(t *testing.T) {
 	}{
 		{"latent", latent, codegen.Options{Backend: smoothstep.Name},
 			"smoothstep backend: tree 1 is latent: latent trees are not supported by the smoothstep backend"},
-		{"negative prune", softModel(false), codegen.Options{Backend: smoothstep.Name, Prune: -1},
-			"prune threshold -1: want a finite number >= 0"},
-		{"NaN prune", softModel(false), codegen.Options{Backend: smoothstep.Name, Prune: nan},
-			"prune threshold NaN: want a finite number >= 0"},
-		{"infinite prune", softModel(false), codegen.Options{Backend: smoothstep.Name, Prune: inf},
-			"prune threshold +Inf: want a finite number >= 0"},
-		{"prune ifelse", softModel(false), codegen.Options{Backend: "ifelse", Prune: 0.5},
-			"prune threshold 0.5: the ifelse backend does not prune weights (only smoothstep does)"},
-		{"soft ifelse", softModel(false), codegen.Options{},
+		{"negative prune", softModel(false), codegen.Options{Backend: smoothstep.Name, BackendOptions: pruneOptions(-1)},
+			"--prune -1: want a finite number >= 0"},
+		{"NaN prune", softModel(false), codegen.Options{Backend: smoothstep.Name, BackendOptions: pruneOptions(nan)},
+			"--prune NaN: want a finite number >= 0"},
+		{"infinite prune", softModel(false), codegen.Options{Backend: smoothstep.Name, BackendOptions: pruneOptions(inf)},
+			"--prune +Inf: want a finite number >= 0"},
+		{"prune ifelse", softModel(false), codegen.Options{Backend: "ifelse", BackendOptions: pruneOptions(0.5)},
+			"options of type *smoothstep.Options are not those of the ifelse backend (emit.NoOptions)"},
+		{"soft ifelse", softModel(false), codegen.Options{Backend: "ifelse"},
 			"ifelse backend: tree 0 has soft nodes: use the smoothstep backend"},
 	} {
 		tc.opts.Package = "p"
@@ -458,64 +395,12 @@ func TestRefusals(t *testing.T) {
 	if err := smoothstep.Check(softModel(true)); err != nil {
 		t.Errorf("Check refuses a soft tree: %v", err)
 	}
-}
-
-// TestDeterministic generates the same models twice and compares the bytes.
-func TestDeterministic(t *testing.T) {
-	for i := 0; i < 5; i++ {
-		m := randmodel.Model(uint64(i), randmodel.Options{Soft: 0.7, Oblique: 0.1, Categorical: 0.1, SoftmaxLeaf: 0.3})
-		for _, prec := range precisions {
-			a := generate(t, m, "p", prec, 0)
-			b := generate(t, m, "p", prec, 0)
-			for j := range a {
-				if a[j].Name != b[j].Name || !bytes.Equal(a[j].Data, b[j].Data) {
-					t.Fatalf("model %d %s: %s differs between two runs", i, prec, a[j].Name)
-				}
-			}
-		}
+	// The first backend suited to a model with soft nodes is smoothstep.
+	files, err := codegen.Generate(softModel(false), codegen.Options{Package: "p"})
+	if err != nil {
+		t.Fatal(err)
 	}
-}
-
-// TestGolden compares the generated source of a small model with
-// testdata/golden/*.golden; go test -update rewrites them.
-func TestGolden(t *testing.T) {
-	for _, tc := range []struct {
-		model string
-		prec  codegen.Precision
-	}{
-		{"soft.json", codegen.Float64},
-		{"soft.json", codegen.Float32},
-	} {
-		m, err := ir.Load(filepath.Join("testdata", tc.model))
-		if err != nil {
-			t.Fatal(err)
-		}
-		files := generate(t, m, "golden", tc.prec, 0)
-		var got bytes.Buffer
-		for _, f := range files {
-			fmt.Fprintf(&got, "==== %s\n%s", f.Name, f.Data)
-		}
-		path := filepath.Join("testdata", "golden", strings.TrimSuffix(tc.model, ".json")+"_"+string(tc.prec)+".golden")
-		if *update {
-			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(path, got.Bytes(), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		want, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatalf("%v (run go test -update to create it)", err)
-		}
-		if bytes.Equal(got.Bytes(), want) {
-			os.Remove(path + ".got")
-			continue
-		}
-		if err := os.WriteFile(path+".got", got.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		t.Errorf("%s: generated source differs from %s (diff %s %s.got; go test -update rewrites the golden file)", tc.model, path, path, path)
+	if header := strings.SplitN(string(files[0].Data), "\n", 3); !strings.HasPrefix(header[1], "// Backend smoothstep,") {
+		t.Errorf("auto backend of a soft model: header %q, want the smoothstep backend", header[1])
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"math"
 
 	"github.com/treegen/treegen/ir"
-	"github.com/treegen/treegen/runtime"
 )
 
 // Diff is one disagreement between the generated package and the interpreter.
@@ -15,6 +14,7 @@ type Diff struct {
 	Got, Want float64
 }
 
+// String describes the disagreement in one line.
 func (d Diff) String() string {
 	return fmt.Sprintf("row %d: %s = %v (generated), %v (interpreter)", d.Row, d.What, d.Got, d.Want)
 }
@@ -23,49 +23,52 @@ func (d Diff) String() string {
 // generated package, and returns every disagreement with res, bit for bit
 // (any two NaNs are equal).
 func Compare(m *ir.Model, rows [][]float64, res *Result, single bool) ([]Diff, error) {
-	if single {
-		return compare[float32](m, rows, res)
-	}
-	return compare[float64](m, rows, res)
-}
-
-func compare[F runtime.Float](m *ir.Model, rows [][]float64, res *Result) ([]Diff, error) {
-	p, err := runtime.New[F](m)
+	want, err := Interpret(m, rows, single)
 	if err != nil {
 		return nil, err
 	}
-	var diffs []Diff
-	x := make([]F, m.NumFeatures)
-	out := make([]F, m.NumOutputs)
-	for i, row := range rows {
-		for j, v := range row {
-			x[j] = F(v)
-		}
-		p.PredictMargin(x, out)
-		for k, v := range out {
-			if !same(float64(v), res.Margins[i][k]) {
-				diffs = append(diffs, Diff{i, fmt.Sprintf("margin[%d]", k), res.Margins[i][k], float64(v)})
-			}
-		}
-		p.Predict(x, out)
-		for k, v := range out {
-			if !same(float64(v), res.Preds[i][k]) {
-				diffs = append(diffs, Diff{i, fmt.Sprintf("prediction[%d]", k), res.Preds[i][k], float64(v)})
-			}
-		}
-		if res.Classes != nil {
-			c, _ := p.PredictClass(x)
-			if c != res.Classes[i] {
-				diffs = append(diffs, Diff{i, "class", float64(res.Classes[i]), float64(c)})
-			}
-		}
-	}
-	return diffs, nil
+	return Differences(res, want), nil
 }
 
-func same(a, b float64) bool {
-	if math.IsNaN(a) && math.IsNaN(b) {
-		return true
+// Differences returns every disagreement of got with want, bit for bit (any
+// two NaNs are equal), row by row: margins, predictions and class, each
+// only where want has them (a nil Margins, Preds or Classes of want is not
+// compared).
+func Differences(got, want *Result) []Diff {
+	var diffs []Diff
+	vector := func(i int, what string, g, w [][]float64) {
+		if i >= len(w) {
+			return
+		}
+		for k, v := range w[i] {
+			gv := math.NaN()
+			if i < len(g) && k < len(g[i]) {
+				gv = g[i][k]
+			}
+			if !Same(gv, v) || i >= len(g) || k >= len(g[i]) {
+				diffs = append(diffs, Diff{i, fmt.Sprintf("%s[%d]", what, k), gv, v})
+			}
+		}
 	}
-	return math.Float64bits(a) == math.Float64bits(b)
+	rows := max(len(want.Margins), len(want.Preds), len(want.Classes))
+	for i := 0; i < rows; i++ {
+		vector(i, "margin", got.Margins, want.Margins)
+		vector(i, "prediction", got.Preds, want.Preds)
+		if i < len(want.Classes) {
+			g := -1
+			if i < len(got.Classes) {
+				g = got.Classes[i]
+			}
+			if g != want.Classes[i] {
+				diffs = append(diffs, Diff{i, "class", float64(g), float64(want.Classes[i])})
+			}
+		}
+	}
+	return diffs
+}
+
+// Same reports whether a and b are the same float: the same bits, or both
+// NaN (NaN payloads are not part of the semantics).
+func Same(a, b float64) bool {
+	return math.Float64bits(a) == math.Float64bits(b) || (a != a && b != b)
 }

@@ -1,6 +1,7 @@
 // Package randmodel makes random valid IR models and inputs for property
 // tests and benchmarks: the differential tests that hold every backend equal
-// to the interpreter draw their models from here.
+// to the interpreter draw their models and rows from here. The same seed
+// and options always give the same model.
 package randmodel
 
 import (
@@ -13,7 +14,7 @@ import (
 
 // Options says which kinds of models to draw. Zero values pick defaults.
 type Options struct {
-	Trees       int     // number of trees (0: 1 to 8)
+	Trees       int     // number of trees (0: 1 to 8, or 1 to 6 when Tricky)
 	MinDepth    int     // depth of each tree at least this (0: 1)
 	MaxDepth    int     // and at most this (0: 6)
 	Features    int     // P (0: 1 to 12)
@@ -27,7 +28,39 @@ type Options struct {
 	Float32Sum  bool    // let half of the models accumulate margins in float32
 	AxisOnly    bool    // only axis splits and constant leaves (overrides the above)
 	Task        ir.Task // "" draws one
+	// Gammas are the widths γ of soft splits, drawn uniformly (nil: 0,
+	// 0.1, 1 and 10).
+	Gammas []float64
+	// Leaves, when > 0, grows every tree to a random shape with
+	// MinLeaves (at least 2) to Leaves leaves instead of by depth.
+	MinLeaves, Leaves int
+	// Tricky reaches for the corners of the IR: model numbers are mostly
+	// drawn from Pool; every task takes every link (softmax too, with 2
+	// outputs or more), regression up to 3 outputs; one model in 20 has no
+	// tree; half of the models compare in float32; preprocessing mixes
+	// numbers of Pool with identity features; categorical splits test 0 to
+	// 10 small categories, some a second bitset word (64 to 127) and some a
+	// category of a sorted list (5000 to 5999); oblique and soft splits and
+	// softmax rows may weigh no feature at all; P is 1 to 6, and the
+	// number of trees, unless Trees says, 1 to 6.
+	Tricky bool
 }
+
+// Pool holds the numbers of tricky models (Options.Tricky) and of Inputs:
+// values that round differently (or not at all) to float32, zeros of both
+// signs, float32 subnormals and overflows, and small round numbers that
+// inputs hit exactly.
+var Pool = []float64{
+	0, math.Copysign(0, -1), 0.5, -0.5, 1, -1, 2, -3, 0.1, -0.3, 1.0 / 3,
+	2.5, -7.25, 123456.789, 16777217, // 2^24+1: not a float32
+	1e-40, -1e-45, // float32 subnormals
+	-1e-50, 1e-50, // zero in float32
+	3.4028234663852886e38, 1e39, -1e39, // float32 max; Inf in float32
+	1e300, -1e-300,
+}
+
+// defaultGammas are the widths of soft splits unless Options.Gammas says.
+var defaultGammas = []float64{0, 0.1, 1, 10}
 
 // Model returns a random model that passes Validate.
 func Model(seed uint64, o Options) *ir.Model {
@@ -41,11 +74,15 @@ func Model(seed uint64, o Options) *ir.Model {
 	if o.MinDepth > o.MaxDepth {
 		o.MinDepth = o.MaxDepth
 	}
-	if o.Trees == 0 {
+	if o.Trees == 0 && o.Tricky {
+		o.Trees = 1 + r.IntN(6)
+	} else if o.Trees == 0 {
 		o.Trees = 1 + r.IntN(8)
 	}
 	p := o.Features
-	if p == 0 {
+	if p == 0 && o.Tricky {
+		p = 1 + r.IntN(6)
+	} else if p == 0 {
 		p = 1 + r.IntN(12)
 	}
 	task := o.Task
@@ -78,16 +115,24 @@ func Model(seed uint64, o Options) *ir.Model {
 		m.NumOutputs = 1 + r.IntN(4)
 		m.Link = []ir.Link{ir.Identity, ir.Sigmoid, ir.Exp}[r.IntN(3)]
 	}
+	g := &grower{r: r, o: o, m: m}
+	if o.Tricky {
+		g.trickyHead()
+	}
 	if r.IntN(2) == 0 {
 		for k := 0; k < m.NumOutputs; k++ {
-			m.BaseScore = append(m.BaseScore, r.NormFloat64())
+			m.BaseScore = append(m.BaseScore, g.num(r.NormFloat64()))
 		}
 	}
 	if r.IntN(3) == 0 {
 		m.Preprocess = &ir.Affine{}
 		for j := 0; j < p; j++ {
-			m.Preprocess.Shift = append(m.Preprocess.Shift, r.NormFloat64())
-			m.Preprocess.Scale = append(m.Preprocess.Scale, 0.5+r.Float64())
+			shift, scale := g.num(r.NormFloat64()), g.num(0.5+r.Float64())
+			if o.Tricky && r.IntN(3) == 0 {
+				shift, scale = 0, 1
+			}
+			m.Preprocess.Shift = append(m.Preprocess.Shift, shift)
+			m.Preprocess.Scale = append(m.Preprocess.Scale, scale)
 		}
 	}
 	if r.IntN(2) == 0 {
@@ -95,8 +140,11 @@ func Model(seed uint64, o Options) *ir.Model {
 			m.FeatureNames = append(m.FeatureNames, fmt.Sprintf("x%d", j))
 		}
 	}
-	g := &grower{r: r, o: o, m: m}
-	for i := 0; i < o.Trees; i++ {
+	trees := o.Trees
+	if o.Tricky && r.IntN(20) == 0 {
+		trees = 0
+	}
+	for i := 0; i < trees; i++ {
 		m.Trees = append(m.Trees, g.tree())
 	}
 	if r.IntN(4) == 0 {
@@ -131,6 +179,38 @@ type grower struct {
 	m *ir.Model
 }
 
+// trickyHead redraws the number of outputs and the link of a tricky model
+// (Options.Tricky), and makes half of the tricky models compare in float32.
+func (g *grower) trickyHead() {
+	m, r := g.m, g.r
+	switch m.Task {
+	case ir.Regression:
+		m.NumOutputs = 1 + r.IntN(3)
+	case ir.MultiOutput:
+		m.NumOutputs = 1 + r.IntN(5)
+	}
+	links := []ir.Link{ir.Identity, ir.Sigmoid, ir.Exp}
+	if m.NumOutputs >= 2 {
+		links = append(links, ir.Softmax)
+	}
+	m.Link = links[r.IntN(len(links))]
+	if r.IntN(3) == 0 {
+		m.Float32Compare = true
+	}
+}
+
+// num returns v, or for a tricky model (Options.Tricky) mostly a number of
+// Pool, sometimes a random multiple of 1/256.
+func (g *grower) num(v float64) float64 {
+	if !g.o.Tricky {
+		return v
+	}
+	if g.r.IntN(3) == 0 {
+		return math.Round(g.r.NormFloat64()*1000) / 256
+	}
+	return Pool[g.r.IntN(len(Pool))]
+}
+
 func (g *grower) tree() ir.Tree {
 	out := ir.AllOutputs
 	if g.r.IntN(2) == 0 {
@@ -141,9 +221,35 @@ func (g *grower) tree() ir.Tree {
 
 func (g *grower) treeFor(out int, latent bool) ir.Tree {
 	t := ir.Tree{Output: out, Latent: latent}
+	if g.o.Leaves > 0 && !latent {
+		lo := max(g.o.MinLeaves, 2)
+		g.shape(&t, lo+g.r.IntN(max(g.o.Leaves-lo+1, 1)), 0)
+		return t
+	}
 	depth := g.o.MinDepth + g.r.IntN(g.o.MaxDepth-g.o.MinDepth+1)
 	g.grow(&t, depth, 0)
 	return t
+}
+
+// shape appends a subtree of a random shape with n leaves in pre-order and
+// returns its root index. Below depth 20 it splits the leaves evenly, which
+// keeps the tree within ir.MaxDepth.
+func (g *grower) shape(t *ir.Tree, n, level int) int {
+	i := len(t.Nodes)
+	t.Nodes = append(t.Nodes, ir.Node{})
+	if n == 1 {
+		t.Nodes[i] = g.leaf(t)
+		return i
+	}
+	left := 1 + g.r.IntN(n-1)
+	if level > 20 {
+		left = n / 2
+	}
+	nd := g.split(false)
+	nd.Left = g.shape(t, left, level+1)
+	nd.Right = g.shape(t, n-left, level+1)
+	t.Nodes[i] = nd
+	return i
 }
 
 // grow appends a subtree in pre-order and returns its root index.
@@ -191,6 +297,10 @@ func (g *grower) split(latent bool) ir.Node {
 	switch kind {
 	case ir.Categorical:
 		n.Feature = r.IntN(g.m.NumFeatures)
+		if g.o.Tricky {
+			n.Categories = g.trickyCategories()
+			break
+		}
 		for c := 0; c < 4; c++ {
 			if r.IntN(2) == 0 {
 				n.Categories = append(n.Categories, c)
@@ -204,28 +314,54 @@ func (g *grower) split(latent bool) ir.Node {
 		if r.IntN(2) == 0 {
 			n.Threshold = grid[r.IntN(len(grid))]
 		} else {
-			n.Threshold = r.NormFloat64()
+			n.Threshold = g.num(r.NormFloat64())
 		}
 		n.LessEqual = r.IntN(2) == 0
 	default:
 		n.Indices, n.Weights = g.sparse()
-		n.Bias = r.NormFloat64() * 0.5
+		n.Bias = g.num(r.NormFloat64() * 0.5)
 		if kind == ir.Oblique {
 			n.LessEqual = r.IntN(2) == 0
 		} else {
-			n.Gamma = []float64{0, 0.1, 1, 10}[r.IntN(4)]
+			gammas := g.o.Gammas
+			if gammas == nil {
+				gammas = defaultGammas
+			}
+			n.Gamma = gammas[r.IntN(len(gammas))]
 		}
 	}
 	return n
 }
 
+// trickyCategories returns the categories of a categorical split of a
+// tricky model: each of 0 to 9 with probability 1/3, and sometimes one of a
+// second bitset word and one large enough to make the set a sorted list.
+func (g *grower) trickyCategories() []int {
+	r := g.r
+	var cats []int
+	for c := 0; c < 10; c++ {
+		if r.IntN(3) == 0 {
+			cats = append(cats, c)
+		}
+	}
+	if r.IntN(4) == 0 {
+		cats = append(cats, 64+r.IntN(64))
+	}
+	if r.IntN(4) == 0 {
+		cats = append(cats, 5000+r.IntN(1000))
+	}
+	return cats
+}
+
+// sparse returns strictly increasing feature indices and their weights: at
+// least one, unless the model is tricky.
 func (g *grower) sparse() ([]int, []float64) {
 	var idx []int
 	var w []float64
 	for j := 0; j < g.m.NumFeatures; j++ {
-		if g.o.Dense || g.r.IntN(2) == 0 || (j == g.m.NumFeatures-1 && idx == nil) {
+		if g.o.Dense || g.r.IntN(2) == 0 || (j == g.m.NumFeatures-1 && idx == nil && !g.o.Tricky) {
 			idx = append(idx, j)
-			w = append(w, g.r.NormFloat64())
+			w = append(w, g.num(g.r.NormFloat64()))
 		}
 	}
 	return idx, w
@@ -244,7 +380,7 @@ func (g *grower) leaf(t *ir.Tree) ir.Node {
 	}
 	v := make([]float64, k)
 	for j := range v {
-		v[j] = g.r.NormFloat64()
+		v[j] = g.num(g.r.NormFloat64())
 	}
 	return ir.Node{Kind: ir.Leaf, Value: v}
 }
@@ -256,7 +392,7 @@ func (g *grower) softmaxLeaf() ir.Node {
 			s.Classes = append(s.Classes, c)
 			idx, w := g.sparse()
 			s.Rows = append(s.Rows, ir.SparseRow{Indices: idx, Weights: w})
-			s.Bias = append(s.Bias, g.r.NormFloat64())
+			s.Bias = append(s.Bias, g.num(g.r.NormFloat64()))
 		}
 	}
 	return ir.Node{Kind: ir.SoftmaxLeaf, Softmax: s}
@@ -286,4 +422,75 @@ func Rows(seed uint64, n, p int) [][]float64 {
 		rows[i] = row
 	}
 	return rows
+}
+
+// Inputs returns n rows of p features that reach the corners of a model:
+// numbers of Pool; the given values (a model's numbers, so that rows hit
+// its thresholds exactly) with their float64 neighbours and the next
+// float32 above; NaN, +Inf and -Inf; and, for a quarter of the features,
+// normal values of standard deviation 10.
+func Inputs(seed uint64, n, p int, values []float64) [][]float64 {
+	r := rand.New(rand.NewPCG(seed, seed^0x6a09e667f3bcc909))
+	cands := append([]float64(nil), Pool...)
+	for _, v := range values {
+		cands = append(cands, v, math.Nextafter(v, math.Inf(1)), math.Nextafter(v, math.Inf(-1)),
+			float64(math.Nextafter32(float32(v), float32(math.Inf(1)))))
+	}
+	cands = append(cands, math.NaN(), math.Inf(1), math.Inf(-1))
+	rows := make([][]float64, n)
+	for i := range rows {
+		row := make([]float64, p)
+		for j := range row {
+			if r.IntN(4) == 0 {
+				row[j] = r.NormFloat64() * 10
+			} else {
+				row[j] = cands[r.IntN(len(cands))]
+			}
+		}
+		rows[i] = row
+	}
+	return rows
+}
+
+// TEL returns a model shaped like a trained Tree Ensemble Layer (Hazimeh
+// et al., 2020): trees perfect soft trees of the given depth over p
+// standardised features, every node weighing every feature, weights and
+// biases normal of standard deviation scale, γ = 1, random default
+// directions, leaves of k normal values, softmax link.
+func TEL(seed uint64, trees, depth, p, k int, scale float64) *ir.Model {
+	r := rand.New(rand.NewPCG(seed, 1))
+	m := &ir.Model{FormatVersion: ir.FormatVersion, Name: "tel-like", Task: ir.Multiclass, NumFeatures: p, NumOutputs: k,
+		Aggregation: ir.Sum, Link: ir.Softmax}
+	all := make([]int, p)
+	for j := range all {
+		all[j] = j
+	}
+	for range trees {
+		t := ir.Tree{Output: ir.AllOutputs}
+		var grow func(d int) int
+		grow = func(d int) int {
+			i := len(t.Nodes)
+			t.Nodes = append(t.Nodes, ir.Node{})
+			if d == depth {
+				v := make([]float64, k)
+				for c := range v {
+					v[c] = r.NormFloat64()
+				}
+				t.Nodes[i] = ir.Node{Kind: ir.Leaf, Value: v}
+				return i
+			}
+			w := make([]float64, p)
+			for j := range w {
+				w[j] = r.NormFloat64() * scale
+			}
+			n := ir.Node{Kind: ir.Soft, Indices: all, Weights: w, Bias: r.NormFloat64() * scale, Gamma: 1, DefaultLeft: r.IntN(2) == 0}
+			n.Left = grow(d + 1)
+			n.Right = grow(d + 1)
+			t.Nodes[i] = n
+			return i
+		}
+		grow(0)
+		m.Trees = append(m.Trees, t)
+	}
+	return m
 }

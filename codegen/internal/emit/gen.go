@@ -163,14 +163,15 @@ func (g *Gen) SoftmaxLeaf(sp *ir.SoftmaxParams) (stmts []jen.Code, value func(j 
 
 // NeedsZeroAdd reports whether adding a tree value of +0 to accumulator k
 // can change it. a + 0 == a for every a but -0, and an accumulator is -0
-// only if it starts at -0 (sum aggregation with a base score of -0) and only
-// -0 was added to it since: code that skips adding +0 when NeedsZeroAdd is
-// false computes exactly what ir/doc.go defines.
+// only if it starts at -0 (sum aggregation with a base score that is -0 in
+// the precision of the sums: float32 under Float32Sum) and only -0 was added
+// to it since: code that skips adding +0 when NeedsZeroAdd is false computes
+// exactly what ir/doc.go defines.
 func (g *Gen) NeedsZeroAdd(k int) bool {
 	if g.Model.Aggregation != ir.Sum {
 		return false
 	}
-	b := g.Round(g.Model.Base(k))
+	b := g.baseMargin(k)
 	return b == 0 && math.Signbit(b)
 }
 

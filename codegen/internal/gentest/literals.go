@@ -9,36 +9,47 @@ import (
 	"go/types"
 	"math"
 	"strconv"
+	"sync"
 
 	"github.com/treegen/treegen/codegen"
+	"github.com/treegen/treegen/codegen/internal/emit"
 	"github.com/treegen/treegen/ir"
 )
 
 // stdImporter type-checks the standard library packages generated code
-// imports; shared because it caches them.
-var stdImporter = importer.ForCompiler(token.NewFileSet(), "source", nil)
+// imports; shared because it caches them, and locked because CheckLiterals
+// may run on several goroutines.
+var stdImporter = &lockedImporter{imp: importer.ForCompiler(token.NewFileSet(), "source", nil)}
+
+// lockedImporter is an importer that imports one package at a time.
+type lockedImporter struct {
+	mu  sync.Mutex
+	imp types.Importer
+}
+
+// Import imports the package path.
+func (l *lockedImporter) Import(path string) (*types.Package, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.imp.Import(path)
+}
 
 // CheckLiterals parses and type-checks the generated package and checks
 // every number literal that has a floating-point type (untyped constants
 // included, with the type they take in their context): it must equal, bit
-// for bit, a value of the model rounded to the package's precision (or to
-// float32 for axis thresholds under Float32Compare and for margins under
-// Float32Sum), or one of the few
-// numbers of the fixed code: 0, 1 (sigmoid), 0.5 (binary class threshold)
-// and the tree counts that divide under mean aggregation. The declaration of
-// negZero, math.Copysign(0, -1), and the category helpers (inCategories,
-// inSortedCategories: range checks -1, 2^31, 64) and the portable exp
-// (exp, pow2: its constants) are the exceptions.
+// for bit, a number of the model (emit.ModelValues) rounded to the
+// package's precision prec (or to float32 for axis thresholds under
+// Float32Compare and for margins under Float32Sum), one of the numbers extra
+// (the constants of a backend's own arithmetic, such as those of the
+// smooth-step), rounded likewise, or one of the few numbers of the fixed
+// code: 0, 1 (sigmoid), 0.5 (binary class threshold) and the tree counts
+// that divide under mean aggregation. The declaration of negZero,
+// math.Copysign(0, -1), and the category helpers (inCategories,
+// inSortedCategories: range checks -1, 2^31, 64) and the portable exp (exp,
+// pow2: its constants) are the exceptions.
 //
 // It returns the number of literals checked.
-func CheckLiterals(files []codegen.File, m *ir.Model, float32Precision bool) (int, error) {
-	return CheckLiteralsWith(files, m, float32Precision, nil)
-}
-
-// CheckLiteralsWith is CheckLiterals that also accepts the numbers extra
-// (rounded to the package's precision): the constants of a backend's own
-// arithmetic, such as those of the smooth-step.
-func CheckLiteralsWith(files []codegen.File, m *ir.Model, float32Precision bool, extra []float64) (int, error) {
+func CheckLiterals(files []codegen.File, m *ir.Model, prec codegen.Precision, extra []float64) (int, error) {
 	fset := token.NewFileSet()
 	var parsed []*ast.File
 	for _, f := range files {
@@ -61,11 +72,8 @@ func CheckLiteralsWith(files []codegen.File, m *ir.Model, float32Precision bool,
 		}
 		allowed[math.Float64bits(v)] = true
 	}
-	bits := 64
-	if float32Precision {
-		bits = 32
-	}
-	for _, v := range ModelValues(m) {
+	bits := prec.BitSize()
+	for _, v := range emit.ModelValues(m) {
 		add(v, bits)
 		if m.Float32Compare || m.Float32Sum {
 			add(v, 32)
