@@ -14,6 +14,7 @@ import (
 
 	"github.com/treegen/treegen/codegen"
 	"github.com/treegen/treegen/codegen/internal/gentest"
+	"github.com/treegen/treegen/internal/harness"
 	"github.com/treegen/treegen/internal/version"
 	"github.com/treegen/treegen/ir"
 )
@@ -263,7 +264,7 @@ func TestNameSafety(t *testing.T) {
 	m.Name = "model */ with\nnewline and \"quotes\" and `ticks`\x00"
 	source := "dir/*/\nfile\x00.json"
 
-	mod, err := gentest.NewModule(t.TempDir())
+	mod, err := harness.NewModule(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}

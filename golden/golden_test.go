@@ -135,32 +135,8 @@ func softModel(seed uint64) *ir.Model {
 	}
 	all := []int{0, 1, 2, 3, 4, 5, 6, 7}
 	for i := 0; i < 10; i++ {
-		t := ir.Tree{Output: ir.AllOutputs}
 		depth := 4 + r.IntN(3)
-		var grow func(d int) int
-		grow = func(d int) int {
-			i := len(t.Nodes)
-			t.Nodes = append(t.Nodes, ir.Node{})
-			if d == depth {
-				v := make([]float64, k)
-				for c := range v {
-					v[c] = r.NormFloat64()
-				}
-				t.Nodes[i] = ir.Node{Kind: ir.Leaf, Value: v}
-				return i
-			}
-			w := make([]float64, p)
-			for j := range w {
-				w[j] = r.NormFloat64() * 0.4
-			}
-			n := ir.Node{Kind: ir.Soft, Indices: all, Weights: w, Bias: r.NormFloat64() * 0.4, Gamma: 1, DefaultLeft: r.IntN(2) == 0}
-			n.Left = grow(d + 1)
-			n.Right = grow(d + 1)
-			t.Nodes[i] = n
-			return i
-		}
-		grow(0)
-		m.Trees = append(m.Trees, t)
+		m.Trees = append(m.Trees, randmodel.SoftTree(r, depth, all, k, 0.4))
 	}
 	roundModel(m)
 	return m

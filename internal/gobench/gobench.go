@@ -12,7 +12,6 @@ import (
 	"regexp"
 	goruntime "runtime"
 	"strconv"
-	"strings"
 	"text/template"
 	"time"
 
@@ -87,7 +86,7 @@ func Run(ctx context.Context, dir string, rows [][]float64, opts Options) (*Resu
 	if err := os.MkdirAll(filepath.Join(pkgDir, "testdata"), 0o755); err != nil {
 		return nil, err
 	}
-	if err := copyGoFiles(dir, pkgDir); err != nil {
+	if err := harness.CopyPackage(dir, pkgDir); err != nil {
 		return nil, err
 	}
 	bench, err := benchFile(pkg)
@@ -120,7 +119,7 @@ func Run(ctx context.Context, dir string, rows [][]float64, opts Options) (*Resu
 	start := time.Now()
 	build := exec.CommandContext(ctx, gocmd, "test", "-c", "-vet=off", "-o", bin, "./"+pkg.Name)
 	build.Dir = tmp
-	build.Env = goEnv()
+	build.Env = harness.GoEnv()
 	if out, err := build.CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("building the benchmark of %s failed: %v\n%s", dir, err, out)
 	}
@@ -197,27 +196,6 @@ func best(set parse.Set, pkg, sub string, out []byte) (parse.Benchmark, error) {
 	return b, nil
 }
 
-// copyGoFiles copies the Go files of dir, other than tests, into dst.
-func copyGoFiles(dir, dst string) error {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return err
-	}
-	for _, e := range entries {
-		if e.IsDir() || !strings.HasSuffix(e.Name(), ".go") || strings.HasSuffix(e.Name(), "_test.go") {
-			continue
-		}
-		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
-		if err != nil {
-			return err
-		}
-		if err := os.WriteFile(filepath.Join(dst, e.Name()), data, 0o644); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // encodeRows returns rows as the benchmark reads them: the bits of every
 // value, little-endian, row after row. The rows must be equally long.
 func encodeRows(rows [][]float64) ([]byte, error) {
@@ -232,12 +210,6 @@ func encodeRows(rows [][]float64) ([]byte, error) {
 		}
 	}
 	return data, nil
-}
-
-// goEnv is the environment of the go command: no workspace, no network, no
-// toolchain switch, so that a build never downloads anything.
-func goEnv() []string {
-	return append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod", "GOTOOLCHAIN=local", "GOPROXY=off")
 }
 
 // benchFile returns the source of bench_test.go for pkg.

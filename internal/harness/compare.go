@@ -1,8 +1,11 @@
 package harness
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/treegen/treegen/ir"
 )
@@ -71,4 +74,31 @@ func Differences(got, want *Result) []Diff {
 // NaN (NaN payloads are not part of the semantics).
 func Same(a, b float64) bool {
 	return math.Float64bits(a) == math.Float64bits(b) || (a != a && b != b)
+}
+
+// Verify builds the generated package in dir, runs rows through it and
+// through the interpreter for m (in float32 when single is set), and
+// returns what the package computed, and an error that lists the first
+// five disagreements if they differ anywhere, bit for bit.
+func Verify(ctx context.Context, dir string, m *ir.Model, rows [][]float64, single bool, opts Options) (*Result, error) {
+	res, err := Run(ctx, dir, rows, opts)
+	if err != nil {
+		return nil, err
+	}
+	diffs, err := Compare(m, rows, res, single)
+	if err != nil {
+		return nil, err
+	}
+	if len(diffs) == 0 {
+		return res, nil
+	}
+	lines := []string{fmt.Sprintf("%d values differ from the interpreter's:", len(diffs))}
+	for i, d := range diffs {
+		if i == 5 {
+			lines = append(lines, "...")
+			break
+		}
+		lines = append(lines, d.String())
+	}
+	return res, errors.New(strings.Join(lines, "\n"))
 }

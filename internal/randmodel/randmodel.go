@@ -466,31 +466,40 @@ func TEL(seed uint64, trees, depth, p, k int, scale float64) *ir.Model {
 		all[j] = j
 	}
 	for range trees {
-		t := ir.Tree{Output: ir.AllOutputs}
-		var grow func(d int) int
-		grow = func(d int) int {
-			i := len(t.Nodes)
-			t.Nodes = append(t.Nodes, ir.Node{})
-			if d == depth {
-				v := make([]float64, k)
-				for c := range v {
-					v[c] = r.NormFloat64()
-				}
-				t.Nodes[i] = ir.Node{Kind: ir.Leaf, Value: v}
-				return i
-			}
-			w := make([]float64, p)
-			for j := range w {
-				w[j] = r.NormFloat64() * scale
-			}
-			n := ir.Node{Kind: ir.Soft, Indices: all, Weights: w, Bias: r.NormFloat64() * scale, Gamma: 1, DefaultLeft: r.IntN(2) == 0}
-			n.Left = grow(d + 1)
-			n.Right = grow(d + 1)
-			t.Nodes[i] = n
-			return i
-		}
-		grow(0)
-		m.Trees = append(m.Trees, t)
+		m.Trees = append(m.Trees, SoftTree(r, depth, all, k, scale))
 	}
 	return m
+}
+
+// SoftTree returns a perfect soft tree of the given depth, drawn from r as
+// TEL draws its trees: every node weighs the features feats (shared, not
+// copied) with weights and a bias normal of standard deviation scale, γ = 1,
+// a random default direction; every leaf has k standard normal values.
+// Nodes are drawn depth first, left before right.
+func SoftTree(r *rand.Rand, depth int, feats []int, k int, scale float64) ir.Tree {
+	t := ir.Tree{Output: ir.AllOutputs}
+	var grow func(d int) int
+	grow = func(d int) int {
+		i := len(t.Nodes)
+		t.Nodes = append(t.Nodes, ir.Node{})
+		if d == depth {
+			v := make([]float64, k)
+			for c := range v {
+				v[c] = r.NormFloat64()
+			}
+			t.Nodes[i] = ir.Node{Kind: ir.Leaf, Value: v}
+			return i
+		}
+		w := make([]float64, len(feats))
+		for j := range w {
+			w[j] = r.NormFloat64() * scale
+		}
+		n := ir.Node{Kind: ir.Soft, Indices: feats, Weights: w, Bias: r.NormFloat64() * scale, Gamma: 1, DefaultLeft: r.IntN(2) == 0}
+		n.Left = grow(d + 1)
+		n.Right = grow(d + 1)
+		t.Nodes[i] = n
+		return i
+	}
+	grow(0)
+	return t
 }

@@ -128,10 +128,6 @@ func SkipIfNoGo(t testing.TB) {
 	}
 }
 
-// NewModule returns an empty harness.Module in dir, whose packages a test
-// writes and builds itself.
-func NewModule(dir string) (*harness.Module, error) { return harness.NewModule(dir) }
-
 // suffix returns the suffix of a package name for precision p: "64" or
 // "32".
 func suffix(p codegen.Precision) string {
