@@ -32,7 +32,7 @@ const (
 )
 
 // ParsePrecision returns the precision named s: "float64" or "float32".
-func ParsePrecision(s string) (Precision, error) { return emit.ParsePrecision(s) }
+func ParsePrecision(s string) (Precision, error) { return ir.ParsePrecision(s) }
 
 // Backend is a code generator for the trees of a model: its name, a summary,
 // what it can compile (Check, with the reason when it cannot), which models

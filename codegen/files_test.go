@@ -145,7 +145,7 @@ func TestThousandFiles(t *testing.T) {
 			rows = append(rows, []float64{v, v / 2, 1000 - v})
 		}
 		rows = append(rows, []float64{math.NaN(), 0, 386}, []float64{386, 386, 386})
-		res, err := harness.Verify(context.Background(), dir, m, rows, false, harness.Options{})
+		res, err := harness.Verify(context.Background(), dir, m, rows, codegen.Float64, harness.Options{})
 		if err != nil {
 			t.Fatalf("%d trees: %v", tc.trees, err)
 		}

@@ -52,7 +52,7 @@ package, by "treegen predict --precision float32").`,
 			if err != nil {
 				return err
 			}
-			diffs, err := harness.Compare(m, x, res, pkg.Float32)
+			diffs, err := harness.Compare(m, x, res, pkg.Precision)
 			if err != nil {
 				return err
 			}
@@ -60,7 +60,7 @@ package, by "treegen predict --precision float32").`,
 				return mismatch(fmt.Sprintf("%s differs from the interpreter", dir), diffs)
 			}
 			prec := codegen.Float64
-			if pkg.Float32 {
+			if pkg.Precision.Is32() {
 				prec = codegen.Float32
 			}
 			fmt.Fprintf(a.stdout, "ok: package %s in %s (%s) equals the interpreter bit for bit on %d rows of %s (built in %s)\n",
@@ -78,7 +78,7 @@ package, by "treegen predict --precision float32").`,
 			var ediffs []harness.Diff
 			for i := 0; i < n; i++ {
 				for k, w := range want[i] {
-					if pkg.Float32 {
+					if pkg.Precision.Is32() {
 						w = float64(float32(w))
 					}
 					got := res.Preds[i][k]

@@ -112,13 +112,12 @@ time per row of generated code and interpreter.`,
 			}
 			fmt.Fprintf(w, "build     go build of the generated package and a driver: %s\n", res.Build.Round(time.Millisecond))
 
-			single := prec.Is32()
-			diffs, err := harness.Compare(m, rows, res, single)
+			diffs, err := harness.Compare(m, rows, res, prec)
 			if err != nil {
 				return err
 			}
 			_, truth, _ := data.Classes(test.Y)
-			interpClasses, interpNs, err := interpret(m, rows, single)
+			interpClasses, interpNs, err := interpret(m, rows, prec)
 			if err != nil {
 				return err
 			}
@@ -142,8 +141,8 @@ time per row of generated code and interpreter.`,
 }
 
 // interpret returns the interpreter's classes for rows and its time per row.
-func interpret(m *ir.Model, rows [][]float64, single bool) ([]int, float64, error) {
-	if single {
+func interpret(m *ir.Model, rows [][]float64, prec codegen.Precision) ([]int, float64, error) {
+	if prec.Is32() {
 		return interpretF[float32](m, rows)
 	}
 	return interpretF[float64](m, rows)

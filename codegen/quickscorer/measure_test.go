@@ -76,7 +76,7 @@ func TestMeasure(t *testing.T) {
 	}
 	for i := 0; i < len(runs); i += 2 {
 		r := runs[i]
-		interp, _, err := harness.TimeInterpreter(r.m, r.rows, r.prec.Is32(), time.Second)
+		interp, _, err := harness.TimeInterpreter(r.m, r.rows, r.prec, time.Second)
 		if err != nil {
 			t.Fatal(err)
 		}

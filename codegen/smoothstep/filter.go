@@ -49,8 +49,8 @@ const filterAccs = 4
 
 // limits returns, for precision F, the largest Σ|w_i|, |b| and xm for which
 // the filter is used, and u and η.
-func limits(f32 bool) (maxW, maxB, maxX, u, eta float64) {
-	if f32 {
+func limits(prec ir.Precision) (maxW, maxB, maxX, u, eta float64) {
+	if prec.Is32() {
 		return 0x1p40, 0x1p100, 0x1p40, 0x1p-24, 0x1p-150
 	}
 	return 0x1p500, 0x1p900, 0x1p400, 0x1p-53, 0x1p-1075
@@ -58,10 +58,11 @@ func limits(f32 bool) (maxW, maxB, maxX, u, eta float64) {
 
 // Filter returns the constants K and D of the margin filter of a soft node
 // (of width γ > 0 in F) whose margin has bias b and the weights ws, in
-// precision F (float32 if f32 is set), and whether the node gets the filter
+// precision prec, and whether the node gets the filter
 // at all.
-func Filter(b float64, ws []float64, gamma float64, f32 bool) (k, d float64, ok bool) {
-	maxW, maxB, _, u, eta := limits(f32)
+func Filter(b float64, ws []float64, gamma float64, prec ir.Precision) (k, d float64, ok bool) {
+	maxW, maxB, _, u, eta := limits(prec)
+	f32 := prec.Is32()
 	n := float64(len(ws))
 	round := func(v float64) float64 { return v }
 	if f32 {
@@ -83,8 +84,8 @@ func Filter(b float64, ws []float64, gamma float64, f32 bool) (k, d float64, ok 
 	// slack of 1 + 2^-20 applied next.
 	slack := 1 + 0x1p-20
 	c := 4 * n * u * (1 + u) * slack
-	k = up(c*sumW*slack, f32)
-	d = up((h*(1+4*u)+4*n*u*(math.Abs(b)+n*eta))*slack, f32)
+	k = up(c*sumW*slack, prec)
+	d = up((h*(1+4*u)+4*n*u*(math.Abs(b)+n*eta))*slack, prec)
 	if math.IsInf(k, 0) || math.IsInf(d, 0) {
 		return 0, 0, false
 	}
@@ -92,8 +93,8 @@ func Filter(b float64, ws []float64, gamma float64, f32 bool) (k, d float64, ok 
 }
 
 // up returns v rounded up to F.
-func up(v float64, f32 bool) float64 {
-	if !f32 {
+func up(v float64, prec ir.Precision) float64 {
+	if !prec.Is32() {
 		return math.Nextafter(v, math.Inf(1)) // v is within an ulp anyway; one more
 	}
 	r := float32(v)
@@ -108,8 +109,9 @@ func up(v float64, f32 bool) float64 {
 // soft node) and of the margin filter (K and D of every node that has it,
 // and the largest xm), in F. Tests check every float literal against them
 // and the model's values.
-func Constants(m *ir.Model, prune float64, f32 bool) []float64 {
-	_, _, maxX, _, _ := limits(f32)
+func Constants(m *ir.Model, prune float64, prec ir.Precision) []float64 {
+	_, _, maxX, _, _ := limits(prec)
+	f32 := prec.Is32()
 	vs := []float64{1.5, 2, maxX}
 	for _, t := range m.Trees {
 		for _, n := range t.Nodes {
@@ -122,7 +124,7 @@ func Constants(m *ir.Model, prune float64, f32 bool) []float64 {
 			}
 			vs = append(vs, h, -h)
 			_, ws := Pruned(&n, prune)
-			if k, d, ok := Filter(n.Bias, ws, n.Gamma, f32); ok {
+			if k, d, ok := Filter(n.Bias, ws, n.Gamma, prec); ok {
 				vs = append(vs, k, d)
 			}
 		}
@@ -132,7 +134,7 @@ func Constants(m *ir.Model, prune float64, f32 bool) []float64 {
 
 // genMaxAbs declares maxAbs, the xm of the filter.
 func genMaxAbs(g *emit.Gen) jen.Code {
-	_, _, maxX, _, _ := limits(g.Is32())
+	_, _, maxX, _, _ := limits(g.Prec)
 	F := g.Float
 	inf := jen.Qual("math", "Inf").Call(jen.Lit(1))
 	if g.Is32() {

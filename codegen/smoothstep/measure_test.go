@@ -114,7 +114,7 @@ func TestMeasure(t *testing.T) {
 	}
 	t.Logf("generated source: %d bytes (both precisions), built in %v", size, mod.BuildTime.Round(time.Millisecond))
 	for i, prec := range gentest.Precisions {
-		single, batch, err := harness.TimeInterpreter(m, rows, prec.Is32(), budget)
+		single, batch, err := harness.TimeInterpreter(m, rows, prec, budget)
 		if err != nil {
 			t.Fatal(err)
 		}

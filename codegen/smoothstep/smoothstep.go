@@ -295,7 +295,7 @@ func (w *walker) soft(i int, n *ir.Node, prob string) []jen.Code {
 		step = step.Else().If(m.Clone().Op("!=").Add(m.Clone())).Block(s.Clone().Op("=").Lit(1))
 	}
 	stmts := []jen.Code{jen.Var().Add(s.Clone()).Add(F())}
-	if k, d, ok := Filter(n.Bias, wts, n.Gamma, g.Is32()); ok {
+	if k, d, ok := Filter(n.Bias, wts, n.Gamma, g.Prec); ok {
 		w.filter = true
 		var init []jen.Code
 		if fast == nil {

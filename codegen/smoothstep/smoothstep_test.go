@@ -33,7 +33,7 @@ var suite = gentest.Suite{
 			Soft: 0.8, Oblique: 0.05, Categorical: 0.05, SoftmaxLeaf: 0.2, Float32Sum: true}},
 	},
 	Constants: func(m *ir.Model, opts codegen.BackendOptions, prec codegen.Precision) []float64 {
-		return smoothstep.Constants(m, opts.(*smoothstep.Options).Prune, prec.Is32())
+		return smoothstep.Constants(m, opts.(*smoothstep.Options).Prune, prec)
 	},
 	Cases: ownCases,
 }
@@ -335,7 +335,7 @@ func pruneCases(t *testing.T, s *gentest.Suite) []gentest.Case {
 func TestPrune(t *testing.T) {
 	m := pruneStump()
 	rows := [][]float64{{0, 1}, {0, nan}, {0.25, -1}}
-	got, err := harness.Interpret(m, rows, false)
+	got, err := harness.Interpret(m, rows, codegen.Float64)
 	if err != nil {
 		t.Fatal(err)
 	}

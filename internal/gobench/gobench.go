@@ -215,7 +215,7 @@ func encodeRows(rows [][]float64) ([]byte, error) {
 // benchFile returns the source of bench_test.go for pkg.
 func benchFile(pkg *harness.Package) ([]byte, error) {
 	float := "float64"
-	if pkg.Float32 {
+	if pkg.Precision.Is32() {
 		float = "float32"
 	}
 	var buf bytes.Buffer

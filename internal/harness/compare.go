@@ -25,8 +25,8 @@ func (d Diff) String() string {
 // Compare runs rows through the interpreter for m, in the precision of the
 // generated package, and returns every disagreement with res, bit for bit
 // (any two NaNs are equal).
-func Compare(m *ir.Model, rows [][]float64, res *Result, single bool) ([]Diff, error) {
-	want, err := Interpret(m, rows, single)
+func Compare(m *ir.Model, rows [][]float64, res *Result, prec ir.Precision) ([]Diff, error) {
+	want, err := Interpret(m, rows, prec)
 	if err != nil {
 		return nil, err
 	}
@@ -77,15 +77,15 @@ func Same(a, b float64) bool {
 }
 
 // Verify builds the generated package in dir, runs rows through it and
-// through the interpreter for m (in float32 when single is set), and
+// through the interpreter for m in precision prec, and
 // returns what the package computed, and an error that lists the first
 // five disagreements if they differ anywhere, bit for bit.
-func Verify(ctx context.Context, dir string, m *ir.Model, rows [][]float64, single bool, opts Options) (*Result, error) {
+func Verify(ctx context.Context, dir string, m *ir.Model, rows [][]float64, prec ir.Precision, opts Options) (*Result, error) {
 	res, err := Run(ctx, dir, rows, opts)
 	if err != nil {
 		return nil, err
 	}
-	diffs, err := Compare(m, rows, res, single)
+	diffs, err := Compare(m, rows, res, prec)
 	if err != nil {
 		return nil, err
 	}

@@ -54,7 +54,7 @@ func driverSource(members []member) ([]byte, error) {
 	}{Measure: measure}
 	for i, m := range members {
 		f := "float64"
-		if m.pkg.Float32 {
+		if m.pkg.Precision.Is32() {
 			f = "float32"
 		}
 		data.Packages = append(data.Packages, driverEntry{

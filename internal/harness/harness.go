@@ -21,14 +21,16 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/treegen/treegen/ir"
 )
 
 // Package describes a generated package, read from its source.
 type Package struct {
 	Dir        string
-	Name       string // Go package name
-	Float32    bool   // Predict takes *[NumFeatures]float32
-	Classifier bool   // the package has PredictClass
+	Name       string       // Go package name
+	Precision  ir.Precision // of Predict's inputs: *[NumFeatures]float32 or float64
+	Classifier bool         // the package has PredictClass
 }
 
 // Inspect parses the generated package in dir.
@@ -54,7 +56,10 @@ func Inspect(dir string) (*Package, error) {
 			switch fd.Name.Name {
 			case "Predict":
 				found = true
-				pkg.Float32 = elemType(fd) == "float32"
+				pkg.Precision = ir.Float64
+				if elemType(fd) == "float32" {
+					pkg.Precision = ir.Float32
+				}
 			case "PredictClass":
 				pkg.Classifier = true
 			}

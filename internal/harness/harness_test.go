@@ -57,7 +57,7 @@ func TestRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if pkg.Name != "stump" || !pkg.Float32 || !pkg.Classifier {
+	if pkg.Name != "stump" || !pkg.Precision.Is32() || !pkg.Classifier {
 		t.Errorf("Inspect = %+v, want package stump, float32, classifier", pkg)
 	}
 	rows := [][]float64{{0, 0.4}, {0, 0.5}, {0, math.NaN()}, {1, math.Inf(1)}}
@@ -65,7 +65,7 @@ func TestRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	diffs, err := harness.Compare(m, rows, res, true)
+	diffs, err := harness.Compare(m, rows, res, ir.Float32)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,7 +164,7 @@ func TestModule(t *testing.T) {
 	if len(good.Problems) > 0 || good.AllocsPerRow != 0 || good.BatchAllocs != 0 {
 		t.Errorf("generated package: problems %q, %v and %v allocations", good.Problems, good.AllocsPerRow, good.BatchAllocs)
 	}
-	if diffs, err := harness.Compare(stump(), rows, good, false); err != nil || len(diffs) > 0 {
+	if diffs, err := harness.Compare(stump(), rows, good, ir.Float64); err != nil || len(diffs) > 0 {
 		t.Errorf("generated package differs from the interpreter: %v %v", diffs, err)
 	}
 	want := []string{"PredictSlice returns", "PredictBatch of 2 rows into 3 outputs"}

@@ -11,8 +11,8 @@ import (
 // Interpret returns what the interpreter computes for rows with m, in
 // float32 when single is set (inputs rounded to float32, outputs widened to
 // float64 exactly): margins, predictions and, for a classifier, classes.
-func Interpret(m *ir.Model, rows [][]float64, single bool) (*Result, error) {
-	if single {
+func Interpret(m *ir.Model, rows [][]float64, prec ir.Precision) (*Result, error) {
+	if prec.Is32() {
 		return interpret[float32](m, rows)
 	}
 	return interpret[float64](m, rows)
@@ -63,8 +63,8 @@ func interpret[F runtime.Float](m *ir.Model, rows [][]float64) (*Result, error) 
 // row at a time, and of PredictBatch on all rows, with m on rows (in float32
 // when single is set), measured as the driver measures a generated package:
 // with MeasureRows and budget.
-func TimeInterpreter(m *ir.Model, rows [][]float64, single bool, budget time.Duration) (nsPerRow, nsPerRowBatch float64, err error) {
-	if single {
+func TimeInterpreter(m *ir.Model, rows [][]float64, prec ir.Precision, budget time.Duration) (nsPerRow, nsPerRowBatch float64, err error) {
+	if prec.Is32() {
 		return timeInterpreter[float32](m, rows, budget)
 	}
 	return timeInterpreter[float64](m, rows, budget)

@@ -37,7 +37,7 @@ func TestGeneratedCode(t *testing.T) {
 				t.Fatal(err)
 			}
 			rows := testRows(parseRef(t, data), m.NumFeatures, 3000, 7)
-			if _, err := harness.Verify(context.Background(), dir, m, rows, false, harness.Options{}); err != nil {
+			if _, err := harness.Verify(context.Background(), dir, m, rows, codegen.Float64, harness.Options{}); err != nil {
 				t.Error(err)
 			}
 		})

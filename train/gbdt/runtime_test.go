@@ -204,7 +204,7 @@ func TestGenerated(t *testing.T) {
 				rows = append(rows, d.Row(r))
 			}
 			rows = append(rows, boundaryRows(m, d.Row(0))...)
-			if _, err := harness.Verify(context.Background(), dir, m, rows, false, harness.Options{}); err != nil {
+			if _, err := harness.Verify(context.Background(), dir, m, rows, ir.Float64, harness.Options{}); err != nil {
 				t.Error(err)
 			}
 		})

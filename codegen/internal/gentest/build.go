@@ -86,7 +86,7 @@ func compare(t *testing.T, c Case, res *harness.Result) {
 		name string
 		want *harness.Result
 	}
-	want, err := harness.Interpret(c.Model, c.Rows, c.Precision.Is32())
+	want, err := harness.Interpret(c.Model, c.Rows, c.Precision)
 	if err != nil {
 		t.Fatalf("%s: %v", c.Name, err)
 	}
