@@ -116,13 +116,17 @@
 //
 // # Pruning
 //
-// With codegen.Options.Prune > 0 the margin of every soft node leaves out
-// the weights w with |w| <= Prune. That changes the results: the dropped
+// The backend's own option [Options].Prune (passed as
+// codegen.Options.BackendOptions; the command line's --prune), when > 0,
+// leaves out of the margin of every soft node the weights w with
+// |w| <= Prune. That changes the results: the dropped
 // terms are missing from the margin, and a NaN or ±Inf feature that only a
 // dropped weight reads no longer makes the margin NaN. With Prune = 0 (the
 // default) every weight is kept, exact zeros too, since 0·x is NaN for a NaN
 // or infinite x; the code then equals the interpreter bit for bit. (Dropping
 // an exact zero would be exact only for rows whose features it reads are
 // finite: a term ±0 changes a margin at most from -0 to +0, which no test
-// tells apart.)
+// tells apart.) Pruned code equals the interpreter bit for bit on the model
+// that [Options.Effective] returns, and says in the header of every file
+// that it is approximate.
 package smoothstep
