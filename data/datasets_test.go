@@ -11,7 +11,7 @@ import (
 )
 
 // datasetsDir holds the shared benchmark data sets, outside this repository.
-const datasetsDir = "../../shared/datasets"
+const datasetsDir = "../testdata/pmlb"
 
 type manifestEntry struct {
 	rows, features, classes int
@@ -20,9 +20,6 @@ type manifestEntry struct {
 
 func readManifest(t testing.TB) map[string]manifestEntry {
 	t.Helper()
-	if _, err := os.Stat(datasetsDir); os.IsNotExist(err) {
-		t.Skipf("%s does not exist", datasetsDir)
-	}
 	sets, err := pmlb.ReadManifest(filepath.Join(datasetsDir, "MANIFEST.tsv"))
 	if err != nil {
 		t.Fatal(err)
@@ -80,9 +77,6 @@ func TestSharedDatasets(t *testing.T) {
 
 func BenchmarkReadSleep(b *testing.B) {
 	path := filepath.Join(datasetsDir, "sleep.tsv.gz")
-	if _, err := os.Stat(path); err != nil {
-		b.Skip(err)
-	}
 	for b.Loop() {
 		if _, err := data.ReadFile(path, data.Options{}); err != nil {
 			b.Fatal(err)

@@ -21,8 +21,9 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files")
 
-// shared is where update mode copies training data from.
-const shared = "../../shared/datasets"
+// shared is where update mode copies training data from: the PMLB data
+// sets committed at the root of the repository.
+const shared = "../testdata/pmlb"
 
 // trainedCase describes a model that treegen trains for the golden set.
 type trainedCase struct {

@@ -223,7 +223,7 @@ func TestDemo(t *testing.T) {
 func TestImport(t *testing.T) {
 	dir := t.TempDir()
 	xgb := filepath.Join(dir, "xgb.json")
-	code, _, stderr := treegen(t, "import", "xgboost", "../../../shared/fixtures/xgboost/bcw_binary_d4/model.json", "-o", xgb)
+	code, _, stderr := treegen(t, "import", "xgboost", "../../testdata/xgboost/bcw_binary_d4/model.json", "-o", xgb)
 	if code != 0 || !strings.Contains(stderr, "binary, 30 features, 1 outputs, 50 trees") {
 		t.Fatalf("import xgboost: %d %s", code, stderr)
 	}
@@ -239,7 +239,7 @@ func TestImport(t *testing.T) {
 	if code, _, stderr := treegen(t, "gen", "--model", xgb, "--out", pkg, "--precision", "float32"); code != 0 {
 		t.Fatal(stderr)
 	}
-	code, out, stderr := treegen(t, "check", "--model", xgb, "--dir", pkg, "--data", "../../../shared/fixtures/xgboost/bcw_binary_d4/inputs.csv")
+	code, out, stderr := treegen(t, "check", "--model", xgb, "--dir", pkg, "--data", "../../testdata/xgboost/bcw_binary_d4/inputs.csv")
 	if code != 0 || !strings.Contains(out, "(float32) equals the interpreter bit for bit on 171 rows") {
 		t.Fatalf("check: %s%s", out, stderr)
 	}

@@ -40,7 +40,7 @@ var suite = gentest.Suite{
 func TestConformance(t *testing.T) { gentest.Conformance(t, suite) }
 
 // fixtures is where the XGBoost fixtures live.
-const fixtures = "../../../shared/fixtures/xgboost"
+const fixtures = "../../testdata/xgboost"
 
 var nan, inf = math.NaN(), math.Inf(1)
 

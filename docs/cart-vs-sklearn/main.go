@@ -1,6 +1,6 @@
 // Command cart-vs-sklearn compares treegen's CART trainer with
 // scikit-learn's DecisionTreeClassifier on the classification data sets of
-// ../shared/datasets and prints a Markdown table of test accuracies and fit
+// testdata/pmlb and prints a Markdown table of test accuracies and fit
 // times.
 //
 // Run it from the repository root:
@@ -38,7 +38,7 @@ import (
 func main() {
 	criterion := flag.String("criterion", "gini", "split criterion: gini or entropy")
 	depth := flag.Int("depth", 8, "maximum tree depth")
-	dir := flag.String("data", "../shared/datasets", "directory holding MANIFEST.tsv and the data sets")
+	dir := flag.String("data", "testdata/pmlb", "directory holding MANIFEST.tsv and the data sets")
 	python := flag.String("python", "/usr/bin/python3", "Python interpreter with scikit-learn")
 	script := flag.String("script", "docs/cart-vs-sklearn/sklearn_tree.py", "the scikit-learn side of the comparison")
 	only := flag.String("only", "", "comma-separated data set names to run (default: every classification data set)")

@@ -1,6 +1,6 @@
 // Command gbdt-vs-xgboost compares treegen's gradient-boosting trainer with
 // XGBoost 1.7 (tree_method "hist") on the classification data sets of
-// ../shared/datasets and prints a Markdown table of test AUCs and fit
+// testdata/pmlb and prints a Markdown table of test AUCs and fit
 // times.
 //
 // Run it from the repository root:
@@ -65,7 +65,7 @@ func main() {
 	flag.Float64Var(&p.ColSample, "colsample", 1, "column subsampling per tree")
 	flag.IntVar(&p.Threads, "threads", 2, "threads of both trainers")
 	flag.Uint64Var(&p.Seed, "seed", 0, "sampling seed of both trainers (their generators differ)")
-	dir := flag.String("data", "../shared/datasets", "directory holding MANIFEST.tsv and the data sets")
+	dir := flag.String("data", "testdata/pmlb", "directory holding MANIFEST.tsv and the data sets")
 	python := flag.String("python", "/usr/bin/python3", "Python interpreter with xgboost")
 	script := flag.String("script", "docs/gbdt-vs-xgboost/xgb_train.py", "the XGBoost side of the comparison")
 	only := flag.String("only", "", "comma-separated data set names to run (default: every classification data set)")

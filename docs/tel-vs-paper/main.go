@@ -1,7 +1,7 @@
 // Command tel-vs-paper checks the test AUC of the tree ensemble layer
 // (train/tel) against the TEL column of Table 3 of the TEL paper (Hazimeh
 // et al., ICML 2020, "Test AUC on 23 PMLB datasets"), on the 21 of its data
-// sets that ../shared/datasets holds, with the architecture the paper fixes
+// sets that testdata/pmlb holds, with the architecture the paper fixes
 // in its Section 4.1 (10 trees of depth 4) and light tuning of γ, the
 // learning rate and the number of epochs inside the training rows.
 //
@@ -88,7 +88,7 @@ import (
 
 // paperTEL is the TEL column of Table 3 of the paper (mean test AUC over
 // 15 random training/testing splits ± its SE) for the data sets of that
-// table that ../shared/datasets holds, under their PMLB names, in the
+// table that testdata/pmlb holds, under their PMLB names, in the
 // table's order. Table 3's diabetes and pima are not in the collection.
 var paperTEL = []struct {
 	name    string
@@ -120,7 +120,7 @@ var paperTEL = []struct {
 // paperFixed is the smooth-step column of Table 2 of the paper: the mean
 // test AUC with the architecture fixed to 10 trees of depth 4 (the set-up
 // of this command), over 5 initialisations, for the data sets of that
-// table that ../shared/datasets holds. Table 2 omits the data sets on
+// table that testdata/pmlb holds. Table 2 omits the data sets on
 // which the smooth-step and the logistic activation match.
 var paperFixed = map[string]float64{
 	"ann_thyroid":             0.997,
@@ -213,7 +213,7 @@ func main() {
 	flag.StringVar(&s.out, "out", "docs", "directory for tel-vs-paper.csv (empty: no CSV)")
 	flag.IntVar(&s.seeds, "seeds", 5, "seeds (splits and initialisations) 1..n per data set")
 	flag.StringVar(&s.only, "only", "", "comma-separated data set names to run (default: the 21 of Table 3 present)")
-	flag.StringVar(&s.dir, "data", "../shared/datasets", "directory holding MANIFEST.tsv and the data sets")
+	flag.StringVar(&s.dir, "data", "testdata/pmlb", "directory holding MANIFEST.tsv and the data sets")
 	flag.Float64Var(&s.valid, "valid", 0.2, "fraction of the 70% held out for validation")
 	flag.StringVar(&gammas, "gammas", "0.01,0.1,0.5,1", "grid of γ")
 	flag.StringVar(&lrs, "lrs", "0.001,0.01,0.1", "grid of learning rates")

@@ -1,5 +1,6 @@
 // Package pmlb reads MANIFEST.tsv, the list of the PMLB data sets that
-// treegen's tests, comparisons and benchmarks use (../shared/datasets).
+// treegen's tests, comparisons and benchmarks use (testdata/pmlb at the
+// root of the repository).
 package pmlb
 
 import (

@@ -19,9 +19,10 @@ import (
 	"github.com/treegen/treegen/runtime"
 )
 
-// fixtures is the folder of the shared XGBoost fixtures, relative to this
+// fixtures is the folder of the XGBoost fixtures (testdata/xgboost at the
+// root of the repository, with their provenance), relative to this
 // package.
-const fixtures = "../../../shared/fixtures/xgboost"
+const fixtures = "../../testdata/xgboost"
 
 // parityCase is a model saved by XGBoost with the rows it was checked on and
 // XGBoost's own outputs for them.
@@ -41,7 +42,7 @@ type parityCase struct {
 	bounds [][]float64
 }
 
-// caseDirs lists the folders holding a model.json: the shared fixtures
+// caseDirs lists the folders holding a model.json: the fixtures
 // (which must be there) and testdata/models.
 func caseDirs(t *testing.T) []string {
 	t.Helper()
@@ -344,7 +345,7 @@ func checkGenerated(t *testing.T, c *parityCase) {
 	}
 }
 
-// TestParity imports every model saved by XGBoost (the shared fixtures and
+// TestParity imports every model saved by XGBoost (the fixtures and
 // testdata/models) and checks the interpreter and the generated code against
 // XGBoost's own margins and predictions.
 func TestParity(t *testing.T) {

@@ -2,7 +2,6 @@ package cart
 
 import (
 	"math"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -11,16 +10,14 @@ import (
 	"github.com/treegen/treegen/ir"
 )
 
-// datasetDir holds the shared PMLB data sets (see its README.md).
-const datasetDir = "../../../shared/datasets"
+// datasetDir holds the PMLB data sets committed with the repository (see
+// its README.md).
+const datasetDir = "../../testdata/pmlb"
 
 // datasetTasks reads the task ("classification" or "regression") of every
-// data set from the manifest, skipping the test if it is absent.
+// data set from the manifest.
 func datasetTasks(tb testing.TB) map[string]string {
 	sets, err := pmlb.ReadManifest(filepath.Join(datasetDir, "MANIFEST.tsv"))
-	if os.IsNotExist(err) {
-		tb.Skipf("%s is absent", datasetDir)
-	}
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -57,7 +54,7 @@ func checkPreorder(t *testing.T, nodes []ir.Node, i int) int {
 	return checkPreorder(t, nodes, n.Right)
 }
 
-// TestDatasets trains a depth-4 tree on every shared data set and checks
+// TestDatasets trains a depth-4 tree on every data set and checks
 // that the model is valid, in pre-order, and that every leaf holds exactly
 // the statistics of the training rows that the model sends to it (so each
 // row went where the split search sent it).

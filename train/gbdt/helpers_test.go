@@ -12,7 +12,7 @@ import (
 )
 
 // datasetDir holds the shared PMLB data sets (see its README.md).
-const datasetDir = "../../../shared/datasets"
+const datasetDir = "../../testdata/pmlb"
 
 func readDataset(tb testing.TB, name string) *data.Dataset {
 	tb.Helper()
