@@ -45,5 +45,6 @@ func (a *app) importCmd() *cobra.Command {
 		sub.Flags().StringVarP(&out, "out", "o", "", "output model file (IR JSON)")
 		cmd.AddCommand(sub)
 	}
+	refuseUnknown(cmd, "importer")
 	return cmd
 }

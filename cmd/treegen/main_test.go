@@ -117,6 +117,10 @@ func TestBadInput(t *testing.T) {
 			"unknown flag: --modle"},
 		{"unknown command", []string{"frobnicate"},
 			`unknown command "frobnicate" for "treegen"`},
+		{"unknown importer", []string{"import", "catboost", "m.cbm"},
+			`unknown importer "catboost" for "treegen import"; known: lightgbm, xgboost`},
+		{"unknown trainer with flags", []string{"train", "xgb", "--data", "testdata/small.tsv"},
+			`unknown trainer "xgb" for "treegen train"; known: cart, gbdt, tel`},
 		{"missing --out", []string{"train", "cart", "--data", "testdata/small.tsv"},
 			"-o/--out is required"},
 	}

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/treegen/treegen/internal/version"
@@ -30,4 +32,25 @@ nothing per prediction.`,
 	root.CompletionOptions.DisableDefaultCmd = true
 	root.AddCommand(a.trainCmd(), a.importCmd(), a.genCmd(), a.predictCmd(), a.evalCmd(), a.checkCmd(), a.benchCmd(), a.inspectCmd(), a.demoCmd())
 	return root
+}
+
+// refuseUnknown makes cmd, a command whose work its subcommands do (train,
+// import), refuse a subcommand it does not have with a non-zero exit and the
+// list of those it has, naming them as noun ("trainer", "importer"), instead
+// of printing its help, or failing on the unknown subcommand's flags.
+func refuseUnknown(cmd *cobra.Command, noun string) {
+	cmd.DisableFlagParsing = true // flags belong to the subcommand
+	cmd.Args = cobra.ArbitraryArgs
+	cmd.RunE = func(c *cobra.Command, args []string) error {
+		if len(args) == 0 || args[0] == "-h" || args[0] == "--help" {
+			return c.Help()
+		}
+		var known []string
+		for _, sub := range c.Commands() {
+			if sub.IsAvailableCommand() {
+				known = append(known, sub.Name())
+			}
+		}
+		return fmt.Errorf("unknown %s %q for \"%s\"; known: %s", noun, args[0], c.CommandPath(), strings.Join(known, ", "))
+	}
 }

@@ -16,6 +16,7 @@ func (a *app) trainCmd() *cobra.Command {
 		Short: "Train a model on a data file and write it as IR JSON",
 	}
 	cmd.AddCommand(a.trainCartCmd(), a.trainGBDTCmd(), a.trainTELCmd())
+	refuseUnknown(cmd, "trainer")
 	return cmd
 }
 
