@@ -116,7 +116,7 @@ backend that cannot compile the model is reported as such and skipped.`,
 				fmt.Fprintf(a.stdout, "%s\n", out)
 				return nil
 			}
-			fmt.Fprintf(a.stdout, "%s: %d trees, %d rows of %s, %s\n", model, len(m.Trees), n, dataPath, prec)
+			fmt.Fprintf(a.stdout, "%s: %s, %s of %s, %s\n", model, plural(len(m.Trees), "tree"), plural(n, "row"), dataPath, prec)
 			w := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 			fmt.Fprintln(w, "backend\tns/row\tns/row batch\tallocs/row\tbuild s\tsource bytes\t")
 			for _, r := range results {

@@ -65,7 +65,8 @@ time per row of generated code and interpreter.`,
 			fmt.Fprintf(w, "train     CART (gini, max depth %d): depth %d, %d leaves, in %s\n",
 				depth, m.Trees[0].Depth(), m.Trees[0].NumLeaves(), time.Since(t0).Round(time.Millisecond))
 
-			if dir == "" {
+			temporary := dir == ""
+			if temporary {
 				tmp, err := os.MkdirTemp("", "treegen-demo-")
 				if err != nil {
 					return err
@@ -79,7 +80,11 @@ time per row of generated code and interpreter.`,
 			if err := ir.Save(modelPath, m); err != nil {
 				return err
 			}
-			fmt.Fprintf(w, "model     %s\n", modelPath)
+			if temporary {
+				fmt.Fprintf(w, "model     %s (a temporary folder, removed at the end; keep the files with --dir DIR)\n", modelPath)
+			} else {
+				fmt.Fprintf(w, "model     %s\n", modelPath)
+			}
 
 			pkgDir := filepath.Join(dir, "bcw")
 			if err := ensureDir(pkgDir); err != nil {

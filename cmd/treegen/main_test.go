@@ -215,7 +215,8 @@ func TestDemo(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("demo failed: %s", stderr)
 	}
-	for _, want := range []string{"equal     yes", "accuracy  generated 0.9", "speed     generated"} {
+	for _, want := range []string{"equal     yes", "accuracy  generated 0.9", "speed     generated",
+		"(a temporary folder, removed at the end; keep the files with --dir DIR)"} {
 		if !strings.Contains(out, want) {
 			t.Fatalf("demo output lacks %q:\n%s", want, out)
 		}
@@ -335,7 +336,11 @@ func TestBench(t *testing.T) {
 	// A named backend that cannot compile the model is skipped.
 	code, out, stderr = treegen(t, "bench", "--model", softModel, "--data", softRows, "--rows", "10", "--time", "10ms",
 		"--backends", ifelse.Name+",interp")
-	if code != 0 || !strings.HasPrefix(stderr, ifelse.Name+": skipped: ") || !strings.Contains(out, "10 rows of "+softRows) ||
+	soft, err := ir.Load(softModel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code != 0 || !strings.HasPrefix(stderr, ifelse.Name+": skipped: ") || !strings.Contains(out, plural(len(soft.Trees), "tree")+", 10 rows of "+softRows) ||
 		!strings.Contains(out, " interp ") || strings.Contains(out, " "+ifelse.Name+" ") {
 		t.Fatalf("bench of a backend that cannot compile the model: %d\n%s%s", code, out, stderr)
 	}

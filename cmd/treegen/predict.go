@@ -22,9 +22,10 @@ func (a *app) predictCmd() *cobra.Command {
 		Use:   "predict --model MODEL.json --data FILE [--out FILE] [--margin]",
 		Short: "Predict with the interpreter; CSV out",
 		Long: `predict runs the interpreter over every row of a data file (with or without
-its target column) and writes CSV: one column per output (output_0, ...; for
-classifiers the class probabilities), then, for classifiers, the predicted
-class. --margin writes raw scores before the link. Numbers are printed so
+its target column) and writes CSV: one column per output, then, for
+classifiers, the predicted class. A classifier's outputs are the
+probabilities of its classes, named p_<class> (p_<second class> alone for a
+binary classifier); other outputs are named output_0, output_1, ... --margin writes raw scores before the link. Numbers are printed so
 that they parse back to the same float64.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
