@@ -15,7 +15,6 @@ import (
 	"github.com/treegen/treegen/internal/harness"
 	"github.com/treegen/treegen/ir"
 	"github.com/treegen/treegen/metrics"
-	"github.com/treegen/treegen/runtime"
 	"github.com/treegen/treegen/train/cart"
 )
 
@@ -117,17 +116,18 @@ time per row of generated code and interpreter.`,
 			}
 			fmt.Fprintf(w, "build     go build of the generated package and a driver: %s\n", res.Build.Round(time.Millisecond))
 
-			diffs, err := harness.Compare(m, rows, res, prec)
+			want, err := harness.Interpret(m, rows, prec)
+			if err != nil {
+				return err
+			}
+			diffs := harness.Differences(res, want)
+			interpNs, _, err := harness.TimeInterpreter(m, rows, prec, 500*time.Millisecond)
 			if err != nil {
 				return err
 			}
 			_, truth, _ := data.Classes(test.Y)
-			interpClasses, interpNs, err := interpret(m, rows, prec)
-			if err != nil {
-				return err
-			}
 			fmt.Fprintf(w, "accuracy  generated %.4f, interpreter %.4f on %d held-out rows\n",
-				metrics.Accuracy(truth, res.Classes), metrics.Accuracy(truth, interpClasses), len(rows))
+				metrics.Accuracy(truth, res.Classes), metrics.Accuracy(truth, want.Classes), len(rows))
 			if len(diffs) > 0 {
 				return mismatch("generated code differs from the interpreter", diffs)
 			}
@@ -143,40 +143,4 @@ time per row of generated code and interpreter.`,
 	cmd.Flags().IntVar(&depth, "max-depth", 6, "maximum depth of the tree")
 	cmd.Flags().Uint64Var(&seed, "seed", 1, "seed of the train/test split")
 	return cmd
-}
-
-// interpret returns the interpreter's classes for rows and its time per row.
-func interpret(m *ir.Model, rows [][]float64, prec codegen.Precision) ([]int, float64, error) {
-	if prec.Is32() {
-		return interpretF[float32](m, rows)
-	}
-	return interpretF[float64](m, rows)
-}
-
-func interpretF[F runtime.Float](m *ir.Model, rows [][]float64) ([]int, float64, error) {
-	p, err := runtime.New[F](m)
-	if err != nil {
-		return nil, 0, err
-	}
-	xs := make([][]F, len(rows))
-	for i, r := range rows {
-		xs[i] = make([]F, len(r))
-		for j, v := range r {
-			xs[i][j] = F(v)
-		}
-	}
-	classes := make([]int, len(rows))
-	for i, x := range xs {
-		classes[i], _ = p.PredictClass(x)
-	}
-	out := make([]F, m.NumOutputs)
-	var sink F
-	best := harness.MeasureRows(500*time.Millisecond, len(xs), func() {
-		for _, x := range xs {
-			p.Predict(x, out)
-			sink += out[0]
-		}
-	})
-	_ = sink
-	return classes, best, nil
 }

@@ -9,7 +9,7 @@ import (
 )
 
 // Interpret returns what the interpreter computes for rows with m, in
-// float32 when single is set (inputs rounded to float32, outputs widened to
+// precision prec (in float32, inputs rounded to float32, outputs widened to
 // float64 exactly): margins, predictions and, for a classifier, classes.
 func Interpret(m *ir.Model, rows [][]float64, prec ir.Precision) (*Result, error) {
 	if prec.Is32() {
@@ -60,8 +60,8 @@ func interpret[F runtime.Float](m *ir.Model, rows [][]float64) (*Result, error) 
 }
 
 // TimeInterpreter returns the interpreter's time per row of Predict, one
-// row at a time, and of PredictBatch on all rows, with m on rows (in float32
-// when single is set), measured as the driver measures a generated package:
+// row at a time, and of PredictBatch on all rows, with m on rows in
+// precision prec, measured as the driver measures a generated package:
 // with MeasureRows and budget.
 func TimeInterpreter(m *ir.Model, rows [][]float64, prec ir.Precision, budget time.Duration) (nsPerRow, nsPerRowBatch float64, err error) {
 	if prec.Is32() {
