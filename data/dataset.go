@@ -2,6 +2,7 @@ package data
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -10,10 +11,19 @@ import (
 // Dataset is a dense, row-major table of float64 features with an optional target.
 type Dataset struct {
 	Source     string    // file name it was read from ("" if built in memory)
+	Format     Format    // format the file was read as; FormatAuto if built in memory
 	Features   []string  // column names, len == Cols
 	X          []float64 // Rows*Cols, row-major; NaN marks a missing value
 	Y          []float64 // len == Rows, or nil when the file has no target column
 	Rows, Cols int
+
+	// Labels holds the class labels of a target column of text, nil when
+	// the target holds numbers. When it is set, Y[r] is the index in Labels
+	// of row r's label (0, 1, 2, ... as float64). [Read] fills it with the
+	// distinct labels of the file sorted in byte order (as by sort.Strings),
+	// so the index of a label does not depend on the order of the rows;
+	// [Dataset.Relabel] may set another list. See [Dataset.LabelName].
+	Labels []string
 }
 
 // Row returns the features of row i as a slice of X, without copying.
@@ -25,16 +35,18 @@ func (d *Dataset) Row(i int) []float64 {
 }
 
 // Subset returns a new Dataset holding copies of the given rows, in the
-// given order (a row may appear more than once), with the same columns and
-// Source. Y is nil in the result when it is nil in d. Subset panics if a
-// row index is out of range.
+// given order (a row may appear more than once), with the same columns,
+// Source, Format and Labels (a copy of them). Y is nil in the result when
+// it is nil in d. Subset panics if a row index is out of range.
 func (d *Dataset) Subset(rows []int) *Dataset {
 	s := &Dataset{
 		Source:   d.Source,
+		Format:   d.Format,
 		Features: slices.Clone(d.Features),
 		X:        make([]float64, len(rows)*d.Cols),
 		Rows:     len(rows),
 		Cols:     d.Cols,
+		Labels:   slices.Clone(d.Labels),
 	}
 	if d.Y != nil {
 		s.Y = make([]float64, len(rows))
@@ -50,6 +62,87 @@ func (d *Dataset) Subset(rows []int) *Dataset {
 
 // HasTarget reports whether the data set has a target column (Y != nil).
 func (d *Dataset) HasTarget() bool { return d.Y != nil }
+
+// LabelName returns the name of the target value y, from which models'
+// class names are built: Labels[y] when Labels is set, otherwise the
+// number written as by strconv.FormatFloat(y, 'g', -1, 64), with -0
+// written "0". When Labels is set but y is not the index of one of them
+// (not a whole number in [0, len(Labels))), the number is written as well.
+func (d *Dataset) LabelName(y float64) string {
+	if d.Labels != nil && y >= 0 && y < float64(len(d.Labels)) && y == math.Trunc(y) {
+		return d.Labels[int(y)]
+	}
+	return strconv.FormatFloat(y+0, 'g', -1, 64) // y+0 turns -0 into +0
+}
+
+// maxLabelsListed is how many labels an error of Relabel lists.
+const maxLabelsListed = 10
+
+// Relabel rewrites Y so that it indexes labels, and sets Labels to a copy
+// of labels: the target of every row becomes the index in labels of its
+// [Dataset.LabelName]. It works whether d holds text labels or numbers
+// (labels then name the numbers, as in "0", "1"). Its use is to map a
+// validation or test set onto the classes of a training set:
+//
+//	err := test.Relabel(train.Labels)
+//
+// Relabel fails, leaving d as it was, when d has no target, when labels
+// holds a name twice, or when the label of a row is not in labels; the
+// error names d.Source and the row (1-based, counting data rows only) and
+// lists the labels.
+func (d *Dataset) Relabel(labels []string) error {
+	if d.Y == nil {
+		return errorf(d.Source, 0, 0, "cannot relabel: no target column")
+	}
+	index := make(map[string]int, len(labels))
+	for i, l := range labels {
+		if j, ok := index[l]; ok {
+			return errorf(d.Source, 0, 0, "cannot relabel: label %q is given twice (%d and %d)", l, j+1, i+1)
+		}
+		index[l] = i
+	}
+	y := make([]float64, len(d.Y))
+	var prev float64 // the previous row's value and class: most rows repeat
+	prevClass := -1
+	for r, v := range d.Y {
+		if prevClass >= 0 && v == prev {
+			y[r] = float64(prevClass)
+			continue
+		}
+		name := d.LabelName(v)
+		c, ok := index[name]
+		if !ok {
+			return errorf(d.Source, 0, 0, "row %d has label %q, which is not one of the %d known labels: %s", r+1, name, len(labels), listLabels(labels))
+		}
+		y[r], prev, prevClass = float64(c), v, c
+	}
+	d.Y = y
+	d.Labels = slices.Clone(labels)
+	if d.Labels == nil {
+		d.Labels = []string{}
+	}
+	return nil
+}
+
+// listLabels lists labels, quoted, for an error message, shortened if there
+// are many.
+func listLabels(labels []string) string {
+	if len(labels) == 0 {
+		return "(none)"
+	}
+	var b strings.Builder
+	for i, l := range labels {
+		if i == maxLabelsListed {
+			fmt.Fprintf(&b, ", ... (%d labels)", len(labels))
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(quoteCell(l))
+	}
+	return b.String()
+}
 
 // Format of a data file.
 type Format int
@@ -83,7 +176,8 @@ func (f Format) String() string {
 // if there is one, and accepts files without it.
 type Options struct {
 	// Target is the name of the target column in TSV and CSV files; ""
-	// means "target". LibSVM files always have a target (the label).
+	// means "target". LibSVM files always have a target (the label),
+	// unless DropTarget is set.
 	Target string
 	// Format of the file; FormatAuto decides from the file name's extension
 	// (a ".gz" suffix stripped first) and otherwise from the first line.
@@ -91,10 +185,127 @@ type Options struct {
 	// RequireTarget makes a TSV or CSV file without the target column an
 	// error.
 	RequireTarget bool
+	// DropTarget leaves the target column out of the features, if the file
+	// has one, without parsing its cells (they may hold anything, empty
+	// cells included); Y stays nil. For LibSVM it skips the label of every
+	// line (a first token without a colon) unparsed. It is what predicting
+	// wants. DropTarget with RequireTarget is an error.
+	DropTarget bool
 	// NumFeatures is, for LibSVM only, the minimum number of feature
 	// columns; 0 means as many as the highest index seen.
 	NumFeatures int
+	// Absent is, for LibSVM only, what an index absent from a line means:
+	// 0 (AbsentZero, the default) or a missing value (AbsentMissing).
+	Absent Absent
+	// IndexBase is, for LibSVM only, the index of the first feature:
+	// IndexAuto (the default) detects it, IndexOne and IndexZero force it.
+	IndexBase IndexBase
 }
+
+// Absent is what a LibSVM index absent from a line means. It implements
+// flag.Value and pflag.Value, so that a command line can take it as a flag.
+type Absent int
+
+// The meanings of an absent LibSVM index.
+const (
+	// AbsentZero reads an absent index as 0, the sparse meaning it has to
+	// libsvm. It is the zero value.
+	AbsentZero Absent = iota
+	// AbsentMissing reads an absent index as missing (NaN), as XGBoost
+	// does when it reads a LibSVM file.
+	AbsentMissing
+)
+
+// ParseAbsent returns the Absent named s: "zero" or "missing".
+func ParseAbsent(s string) (Absent, error) {
+	switch s {
+	case "zero":
+		return AbsentZero, nil
+	case "missing":
+		return AbsentMissing, nil
+	}
+	return 0, fmt.Errorf("unknown absent value meaning %q (want zero or missing)", s)
+}
+
+// String returns the name of a: "zero" or "missing".
+func (a Absent) String() string {
+	switch a {
+	case AbsentZero:
+		return "zero"
+	case AbsentMissing:
+		return "missing"
+	}
+	return "Absent(" + strconv.Itoa(int(a)) + ")"
+}
+
+// Set sets a from a flag's value; it implements flag.Value.
+func (a *Absent) Set(s string) error {
+	v, err := ParseAbsent(s)
+	if err != nil {
+		return err
+	}
+	*a = v
+	return nil
+}
+
+// Type names the flag's type in the help of a command line (pflag.Value).
+func (a *Absent) Type() string { return "absent" }
+
+// IndexBase is the index of the first feature of a LibSVM file. It
+// implements flag.Value and pflag.Value, so that a command line can take
+// it as a flag.
+type IndexBase int
+
+// The index bases of a LibSVM file.
+const (
+	// IndexAuto, the zero value, reads a file as 1-based unless some line
+	// of it has an index 0; then the whole file is 0-based (as XGBoost's
+	// files often are).
+	IndexAuto IndexBase = iota
+	// IndexOne reads a file as 1-based, as libsvm does: index 0 is an error.
+	IndexOne
+	// IndexZero reads a file as 0-based.
+	IndexZero
+)
+
+// ParseIndexBase returns the IndexBase named s: "auto", "1" or "0".
+func ParseIndexBase(s string) (IndexBase, error) {
+	switch s {
+	case "auto":
+		return IndexAuto, nil
+	case "1":
+		return IndexOne, nil
+	case "0":
+		return IndexZero, nil
+	}
+	return 0, fmt.Errorf("unknown index base %q (want auto, 1 or 0)", s)
+}
+
+// String returns the name of b: "auto", "1" or "0".
+func (b IndexBase) String() string {
+	switch b {
+	case IndexAuto:
+		return "auto"
+	case IndexOne:
+		return "1"
+	case IndexZero:
+		return "0"
+	}
+	return "IndexBase(" + strconv.Itoa(int(b)) + ")"
+}
+
+// Set sets b from a flag's value; it implements flag.Value.
+func (b *IndexBase) Set(s string) error {
+	v, err := ParseIndexBase(s)
+	if err != nil {
+		return err
+	}
+	*b = v
+	return nil
+}
+
+// Type names the flag's type in the help of a command line (pflag.Value).
+func (b *IndexBase) Type() string { return "base" }
 
 func (o Options) target() string {
 	if o.Target == "" {

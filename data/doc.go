@@ -3,8 +3,8 @@
 //
 // A data set is held as a [Dataset]: a dense, row-major matrix of float64
 // features plus an optional target column. [ReadFile] and [Read] fill one
-// from a file in one of three formats; [Classes], [StratifiedSplit] and
-// [Split] prepare it for training.
+// from a file in one of three formats, recording it in [Dataset].Format;
+// [Classes], [StratifiedSplit] and [Split] prepare it for training.
 //
 // # Formats
 //
@@ -21,18 +21,40 @@
 // lines anywhere in a CSV file.) A UTF-8 byte order mark at the start of a
 // file is skipped.
 //
+// The target column of a TSV or CSV file is read as text first. When every
+// cell of it is a number, Y holds the numbers. When some cell is not a
+// number, the column holds class labels: [Dataset].Labels lists the
+// distinct labels sorted in byte order (as by sort.Strings), so that the
+// mapping does not depend on the order of the rows, and Y[r] is the index
+// of row r's label in Labels (0, 1, 2, ...). Every cell of such a column is
+// a label, numeric-looking ones included, as written but trimmed of white
+// space: "yes", "no" and "2" are three labels. [Dataset.LabelName] names a
+// target value either way, and [Dataset.Relabel] maps a second file (a
+// validation or test set) onto the labels of the first. A target column
+// whose first 65536 distinct values are all numbers is read as numbers
+// from then on (a regression target), and a later cell that is not a
+// number is an error. [Options].DropTarget leaves the target column out
+// without reading its cells at all, as predicting wants.
+//
 // LibSVM files hold one row per line: a label followed by INDEX:VALUE pairs,
 //
 //	1 3:0.5 7:1.25 # comments run to the end of the line
 //
-// Indices are 1-based, as in libsvm itself, and must be strictly increasing
-// within a line. A "qid:N" pair (SVMlight ranking files) is skipped. The
-// features are named f1..fP, where P is the highest index seen or
-// [Options].NumFeatures if that is larger. An absent pair means 0, which is
-// what it means to libsvm; it does not mean "missing". The label is always
-// present and becomes Y. Lines that are empty or hold only a comment are
-// skipped. A LibSVM file is expanded into a dense matrix, so it may have at
-// most 1<<20 features and 1<<28 cells in all.
+// Indices must be strictly increasing within a line. They are 1-based, as
+// in libsvm itself, unless some line of the file has an index 0: then the
+// whole file is 0-based, as XGBoost's files often are. [Options].IndexBase
+// forces either ([IndexOne] makes an index 0 an error). The features of a
+// 1-based file are named f1..fP, those of a 0-based file f0..f(P-1), so
+// the names tell how a file was read; P is the number of columns the
+// highest index seen implies, or [Options].NumFeatures if that is larger.
+// A "qid:N" pair (SVMlight ranking files) is skipped. An absent pair means
+// 0, which is what it means to libsvm, unless [Options].Absent is
+// [AbsentMissing]: then it means "missing" (NaN), as it does to XGBoost.
+// The label is a number; it is always present and becomes Y (with
+// [Options].DropTarget the first token of a line is skipped, unread, when
+// it has no colon, and Y is nil). Lines that are empty or hold only a
+// comment are skipped. A LibSVM file is expanded into a dense matrix, so
+// it may have at most 1<<20 features and 1<<28 cells in all.
 //
 // With [FormatAuto] the format comes from the file name: after stripping a
 // ".gz" suffix, ".tsv" means TSV, ".csv" CSV, and ".libsvm" or ".svm" LibSVM.
@@ -56,7 +78,8 @@
 //
 // (ParseFloat also reads any other spelling of "nan" as NaN). In LibSVM files
 // the same words are accepted as an explicit missing VALUE. A missing or NaN
-// target value (or LibSVM label) is an error.
+// target value (or LibSVM label) is an error, in a column of text labels
+// too.
 //
 // # Errors
 //

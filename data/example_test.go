@@ -50,3 +50,43 @@ func ExampleStratifiedFolds() {
 	// fold 0 validates rows [0 1 5 7 8]
 	// fold 1 validates rows [2 3 4 6 9]
 }
+
+func ExampleDataset_Relabel() {
+	const train = "radius,diagnosis\n" +
+		"17.9,M\n" +
+		"13.5,B\n" +
+		"20.5,M\n"
+	const test = "radius,diagnosis\n" +
+		"19.8,M\n" +
+		"21.0,M\n"
+	opts := data.Options{Target: "diagnosis"}
+	tr, err := data.Read(strings.NewReader(train), "train.csv", opts)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	// The labels are sorted, whatever the order of the rows.
+	fmt.Println(tr.Labels, tr.Y, tr.LabelName(tr.Y[0]))
+
+	// The test file has a single class, so on its own M is class 0; map it
+	// onto the training set's classes.
+	te, err := data.Read(strings.NewReader(test), "test.csv", opts)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(te.Labels, te.Y)
+	if err := te.Relabel(tr.Labels); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(te.Labels, te.Y, te.LabelName(te.Y[0]))
+
+	err = te.Relabel([]string{"benign", "malignant"})
+	fmt.Println(err)
+	// Output:
+	// [B M] [1 0 1] M
+	// [M] [0 0]
+	// [B M] [1 1] M
+	// test.csv: row 1 has label "M", which is not one of the 2 known labels: "benign", "malignant"
+}

@@ -10,9 +10,13 @@ import (
 )
 
 // Fingerprint describes d for a model's provenance: "rows", "features",
-// "sha256" (of the little-endian float64 bits of X, then of Y) and, when d
-// came from a file, "source" (the file's base name). Trainers record it so
-// that a model names the exact data it was trained on.
+// "sha256" (of the little-endian float64 bits of X, then of Y, then, when
+// Labels is set, of every label as its little-endian uint64 length and its
+// bytes) and, when d came from a file, "source" (the file's base name).
+// Trainers record it so that a model names the exact data it was trained
+// on. A data set with numeric targets hashes as it did before Labels
+// existed; one with text labels hashes its labels too, so that files that
+// differ only in the names of their classes differ in their fingerprints.
 func (d *Dataset) Fingerprint() map[string]string {
 	h := sha256.New()
 	buf := make([]byte, 0, 8*1024)
@@ -20,6 +24,16 @@ func (d *Dataset) Fingerprint() map[string]string {
 		for _, v := range xs {
 			buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(v))
 			if len(buf) == cap(buf) {
+				h.Write(buf)
+				buf = buf[:0]
+			}
+		}
+	}
+	if d.Labels != nil {
+		for _, l := range d.Labels {
+			buf = binary.LittleEndian.AppendUint64(buf, uint64(len(l)))
+			buf = append(buf, l...)
+			if len(buf) >= cap(buf)/2 {
 				h.Write(buf)
 				buf = buf[:0]
 			}

@@ -28,6 +28,14 @@ func ReadFile(path string, opts Options) (*Dataset, error) {
 // as the Source of the result and, with [FormatAuto], to choose the format
 // from its extension. All errors are of type [*Error].
 func Read(r io.Reader, name string, opts Options) (*Dataset, error) {
+	switch {
+	case opts.RequireTarget && opts.DropTarget:
+		return nil, errorf(name, 0, 0, "RequireTarget and DropTarget are both set")
+	case opts.Absent != AbsentZero && opts.Absent != AbsentMissing:
+		return nil, errorf(name, 0, 0, "unknown Absent %d", int(opts.Absent))
+	case opts.IndexBase < IndexAuto || opts.IndexBase > IndexZero:
+		return nil, errorf(name, 0, 0, "unknown IndexBase %d", int(opts.IndexBase))
+	}
 	in, err := openInput(r, name)
 	if err != nil {
 		return nil, err
@@ -62,6 +70,7 @@ func Read(r io.Reader, name string, opts Options) (*Dataset, error) {
 		return nil, err
 	}
 	d.Source = name
+	d.Format = format
 	return d, nil
 }
 

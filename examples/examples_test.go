@@ -95,3 +95,137 @@ func generatedFiles(t *testing.T, dir string) []string {
 	}
 	return names
 }
+
+// TestToolRequirements holds the go.mod of the downstream module to the
+// modules that building treegen as a tool needs: a new dependency of the
+// command lands in the go.mod of every module that uses it with go tool,
+// so it must be added here on purpose.
+func TestToolRequirements(t *testing.T) {
+	data, err := os.ReadFile("gogenerate/go.mod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"github.com/dave/jennifer",             // code generation
+		"github.com/inconshreveable/mousetrap", // cobra, on Windows
+		"github.com/spf13/cobra",               // the command line
+		"github.com/spf13/pflag",               // cobra's flags
+		"github.com/treegen/treegen",
+		"golang.org/x/tools", // bench reads go test's output
+		"gonum.org/v1/gonum", // training
+	}
+	var got []string
+	inRequire := false
+	for _, line := range strings.Split(string(data), "\n") {
+		f := strings.Fields(line)
+		switch {
+		case len(f) == 0:
+		case f[0] == "require" && len(f) > 1 && f[1] == "(":
+			inRequire = true
+		case f[0] == ")":
+			inRequire = false
+		case f[0] == "require" && len(f) >= 3:
+			got = append(got, f[1])
+		case inRequire:
+			got = append(got, f[0])
+		}
+	}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("examples/gogenerate/go.mod requires\n\t%s\nwant\n\t%s", strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))
+	}
+	if !strings.Contains(string(data), "\ntool github.com/treegen/treegen/cmd/treegen\n") {
+		t.Error("examples/gogenerate/go.mod has no tool directive for treegen")
+	}
+}
+
+// TestReadmeGoGenerate follows the README's section on go generate in a new
+// module beside a link named treegen to this repository: the commands of
+// its second sh block exactly as written, then a package holding its
+// go:generate line, go generate and go vet.
+func TestReadmeGoGenerate(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the go command on a separate module")
+	}
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	section := string(readme)
+	i := strings.Index(section, "## Use it from `go generate`")
+	if i < 0 {
+		t.Fatal("README.md has no section \"## Use it from `go generate`\"")
+	}
+	section = section[i:]
+	if j := strings.Index(section[3:], "\n## "); j >= 0 {
+		section = section[:j+3]
+	}
+	blocks := fencedBlocks(section)
+	if len(blocks["sh"]) < 2 || len(blocks["go"]) < 1 {
+		t.Fatalf("the README's go generate section has %d sh and %d go blocks, want 2 and 1", len(blocks["sh"]), len(blocks["go"]))
+	}
+	dir := t.TempDir()
+	if err := os.Symlink(root, filepath.Join(dir, "treegen")); err != nil {
+		t.Fatal(err)
+	}
+	app := filepath.Join(dir, "app")
+	heart := filepath.Join(app, "heart")
+	if err := os.MkdirAll(heart, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	model, err := os.ReadFile("gogenerate/model.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{
+		"go.mod":            "module example.com/app\n\ngo 1.25.0\n",
+		"model.json":        string(model),
+		"heart/generate.go": "package heart\n\n" + strings.TrimSpace(blocks["go"][0]) + "\n",
+		"main.go":           "package main\n\nimport (\n\t\"fmt\"\n\n\t\"example.com/app/heart\"\n)\n\nfunc main() { fmt.Println(heart.NumFeatures) }\n",
+	}
+	for name, content := range files {
+		if err := os.WriteFile(filepath.Join(app, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env := append(os.Environ(), "GOWORK=off")
+	run := func(name string, args ...string) {
+		t.Helper()
+		cmd := exec.Command(name, args...)
+		cmd.Dir = app
+		cmd.Env = env
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
+		}
+	}
+	for _, line := range strings.Split(blocks["sh"][1], "\n") {
+		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "#") {
+			run("bash", "-c", line)
+		}
+	}
+	run("go", "generate", "./...")
+	run("go", "vet", "./...")
+	run("go", "run", ".")
+}
+
+// fencedBlocks returns the contents of the fenced code blocks of a
+// Markdown text by language.
+func fencedBlocks(text string) map[string][]string {
+	blocks := map[string][]string{}
+	lang, body, in := "", "", false
+	for _, line := range strings.Split(text, "\n") {
+		switch {
+		case strings.HasPrefix(line, "```") && !in:
+			lang, body, in = strings.TrimPrefix(line, "```"), "", true
+		case strings.HasPrefix(line, "```"):
+			blocks[lang] = append(blocks[lang], body)
+			in = false
+		case in:
+			body += line + "\n"
+		}
+	}
+	return blocks
+}

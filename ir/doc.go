@@ -9,6 +9,42 @@
 // malformed JSON is reported with line and column. Validate checks every rule
 // below and names the JSON path of the first culprit.
 //
+// # Format versions
+//
+// A reader reads every file of its major version whose fields it knows: a
+// file of a newer minor version is read unless it uses a field added since
+// (then it is refused as an unknown field). So that files stay readable by
+// the oldest reader that can represent them, the writer (Marshal, Save, and
+// Hash, which hashes what Marshal writes) stamps the lowest version that can
+// represent the model, Model.MinFormatVersion, whatever the model's
+// FormatVersion field holds; producers need not choose (they set
+// FormatVersion, "1.0"). The versions:
+//
+//	1.0  the base format
+//	1.1  adds "trees_per_round" (Model.TreesPerRound)
+//
+// A model that leaves trees_per_round out is written as 1.0, byte for byte
+// as before 1.1 existed, with the same Hash. Decode refuses a file that uses
+// a field its stated version predates ("trees_per_round" in a 1.0 file):
+// that file would be refused by the readers it claims to suit.
+//
+// # Boosting rounds
+//
+// A boosting round adds TreesPerRound trees to the ensemble (the non-latent
+// trees, in order, are Rounds() rounds of RoundSize() trees each): one per
+// output in multiclass boosting (XGBoost's num_class × num_parallel_tree,
+// ordered output by output; LightGBM's num_tree_per_iteration), one in
+// single-output boosting, num_parallel_tree in XGBoost's boosted random
+// forests. The trees alone do not always tell (an XGBoost forest of one
+// output looks like boosting), so the field records it; 0, the default,
+// means DefaultTreesPerRound: NumOutputs when the aggregation is sum, there
+// are several outputs, and the i-th non-latent tree writes output i mod
+// NumOutputs (whole cycles only), as in multiclass boosting with one tree per
+// class; otherwise 1. Validate requires TreesPerRound >= 0 and the number of
+// non-latent trees to be a multiple of it. Model.FirstRounds(n) keeps the
+// first n rounds, as XGBoost's iteration_range=(0, n) and LightGBM's
+// num_iteration=n predict. The round size affects no prediction.
+//
 // # Semantics
 //
 // This section is the definition that the interpreter implements and that

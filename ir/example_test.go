@@ -54,3 +54,29 @@ func ExampleSmoothStep() {
 	// S(0.25) = 0.84375
 	// S(1) = 1.00000
 }
+
+func ExampleModel_FirstRounds() {
+	// Two classes boosted for three rounds, one tree per class and round:
+	// the trees write outputs 0, 1, 0, 1, 0, 1.
+	leaf := func(out int, v float64) ir.Tree {
+		return ir.Tree{Output: out, Nodes: []ir.Node{{Kind: ir.Leaf, Value: []float64{v}}}}
+	}
+	m := &ir.Model{
+		FormatVersion: ir.FormatVersion, Task: ir.Multiclass, NumFeatures: 1, NumOutputs: 2,
+		Aggregation: ir.Sum, Link: ir.Softmax,
+		Trees: []ir.Tree{leaf(0, 1), leaf(1, -1), leaf(0, 0.5), leaf(1, -0.5), leaf(0, 0.25), leaf(1, -0.25)},
+	}
+	fmt.Println(m.Rounds(), "rounds of", m.RoundSize(), "trees")
+	first, err := m.FirstRounds(2) // XGBoost's iteration_range=(0, 2), LightGBM's num_iteration=2
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(len(first.Trees), "trees kept,", len(m.Trees), "in the original")
+	_, err = m.FirstRounds(4)
+	fmt.Println(err)
+	// Output:
+	// 3 rounds of 2 trees
+	// 4 trees kept, 6 in the original
+	// FirstRounds(4): out of range: the model has 3 rounds of 2 trees (6 trees), so n must be in 1..3
+}

@@ -11,6 +11,7 @@ import (
 	"os"
 	"reflect"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/treegen/treegen/internal/atomicfile"
@@ -61,6 +62,9 @@ func Decode(data []byte, name string) (*Model, error) {
 	if err := checkShape(raw, reflect.TypeOf(Model{}), ""); err != nil {
 		return nil, wrap("%v", err)
 	}
+	if err := checkAddedFields(obj, version); err != nil {
+		return nil, wrap("%v", err)
+	}
 	var m Model
 	dec = json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
@@ -69,6 +73,46 @@ func Decode(data []byte, name string) (*Model, error) {
 		return nil, wrap("%v", err)
 	}
 	return &m, nil
+}
+
+// addedIn maps each top-level field added after format version 1.0 to the
+// minor version that added it.
+var addedIn = map[string]int{"trees_per_round": 1}
+
+// checkAddedFields refuses a field that the file's format version predates:
+// a reader of that version would refuse the file (decoding is strict), so
+// the version the file states is wrong.
+func checkAddedFields(obj map[string]any, version string) error {
+	_, m, _ := strings.Cut(version, ".")
+	minor, _ := strconv.Atoi(m) // CheckVersion has checked it
+	keys := make([]string, 0, len(addedIn))
+	for k := range addedIn {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if _, ok := obj[k]; ok && minor < addedIn[k] {
+			major, _, _ := strings.Cut(version, ".")
+			return fmt.Errorf("%s: this field was added in format version %s.%d, but the file says format_version %q", k, major, addedIn[k], version)
+		}
+	}
+	return nil
+}
+
+// stamped returns m as Marshal and Hash encode it: with the format version
+// MinFormatVersion, the lowest that can represent it (a shallow copy when
+// that is not m's). A model whose version this package does not read keeps
+// it, so that it stays visibly invalid.
+func stamped(m *Model) *Model {
+	if CheckVersion(m.FormatVersion) != nil {
+		return m
+	}
+	if v := m.MinFormatVersion(); v != m.FormatVersion {
+		c := *m
+		c.FormatVersion = v
+		return &c
+	}
+	return m
 }
 
 // Load reads, decodes and validates the model file at path.
@@ -90,9 +134,12 @@ func Load(path string) (*Model, error) {
 // Marshal encodes m as JSON laid out for people and diffs (a value that fits
 // on a line stays on one line, one tree node per line in typical models),
 // with a trailing newline. The encoding is deterministic: the same model
-// gives the same bytes.
+// gives the same bytes. The format_version written is m.MinFormatVersion(),
+// the lowest version that can represent m, whatever m.FormatVersion says
+// (provided it is a 1.x version): a model that uses no field added after
+// 1.0 is written as 1.0, which every 1.x reader reads.
 func Marshal(m *Model) ([]byte, error) {
-	data, err := json.Marshal(m)
+	data, err := json.Marshal(stamped(m))
 	if err != nil {
 		return nil, err
 	}
@@ -113,9 +160,11 @@ func Save(path string, m *Model) error {
 }
 
 // Hash returns the hex SHA-256 of the model's canonical encoding: its
-// compact JSON (encoding/json, fields in declaration order, no spaces).
+// compact JSON (encoding/json, fields in declaration order, no spaces), with
+// the format_version that Marshal writes, so that a model and the file
+// Marshal makes of it hash alike.
 func Hash(m *Model) (string, error) {
-	data, err := json.Marshal(m)
+	data, err := json.Marshal(stamped(m))
 	if err != nil {
 		return "", err
 	}

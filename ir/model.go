@@ -1,11 +1,23 @@
 package ir
 
-import "math"
+import (
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+)
 
-// FormatVersion is the IR format version this package writes. Files whose
-// major version differs are refused; a newer minor version is read as long as
-// it holds no field this version does not know (decoding is strict).
+// FormatVersion is the base IR format version: the version producers stamp
+// on the models they make, and the one Marshal writes for a model that uses
+// no field added since. Files whose major version differs are refused; a
+// newer minor version is read as long as it holds no field this version does
+// not know (decoding is strict). Marshal writes the lowest version that can
+// represent the model (Model.MinFormatVersion; see doc.go).
 const FormatVersion = "1.0"
+
+// LatestFormatVersion is the newest format version this package knows.
+// Version 1.1 added Model.TreesPerRound ("trees_per_round").
+const LatestFormatVersion = "1.1"
 
 // MaxDepth is the deepest tree Validate accepts (the root has depth 0).
 const MaxDepth = 100
@@ -103,6 +115,11 @@ type Model struct {
 	// Float32Sum says that margins are accumulated in float32 whatever the
 	// working precision, as XGBoost does (see doc.go).
 	Float32Sum bool `json:"float32_sum,omitempty"`
+	// TreesPerRound is the number of trees a boosting round adds (XGBoost's
+	// num_class × num_parallel_tree, LightGBM's num_tree_per_iteration): the
+	// unit of Rounds and FirstRounds. 0, the default, means
+	// DefaultTreesPerRound. Added in format version 1.1.
+	TreesPerRound int `json:"trees_per_round,omitempty"`
 
 	// Trees are the trees, evaluated and accumulated in order.
 	Trees []Tree `json:"trees"`
@@ -247,6 +264,105 @@ func (m *Model) TreesPerOutput() []int {
 		}
 	}
 	return n
+}
+
+// MinFormatVersion returns the lowest format version that can represent m:
+// "1.1" when it sets TreesPerRound, else "1.0" (FormatVersion). Marshal and
+// Hash stamp it on the model they encode.
+func (m *Model) MinFormatVersion() string {
+	if m.TreesPerRound != 0 {
+		return "1.1"
+	}
+	return FormatVersion
+}
+
+// numHard returns the number of non-latent trees.
+func (m *Model) numHard() int {
+	n := 0
+	for i := range m.Trees {
+		if !m.Trees[i].Latent {
+			n++
+		}
+	}
+	return n
+}
+
+// DefaultTreesPerRound returns the round size that a TreesPerRound of 0
+// stands for: NumOutputs when the model has the sum aggregation, more than
+// one output, and non-latent trees that cycle through the outputs (the i-th
+// of them writes output i mod NumOutputs, and their number is a multiple of
+// NumOutputs), as in multiclass boosting with one tree per class and round;
+// otherwise 1.
+func (m *Model) DefaultTreesPerRound() int {
+	k := m.NumOutputs
+	if m.Aggregation != Sum || k < 2 {
+		return 1
+	}
+	i := 0
+	for t := range m.Trees {
+		tr := &m.Trees[t]
+		if tr.Latent {
+			continue
+		}
+		if tr.Output != i%k {
+			return 1
+		}
+		i++
+	}
+	if i%k != 0 {
+		return 1
+	}
+	return k
+}
+
+// RoundSize returns the number of trees a boosting round adds:
+// TreesPerRound, or DefaultTreesPerRound when it is 0.
+func (m *Model) RoundSize() int {
+	if m.TreesPerRound > 0 {
+		return m.TreesPerRound
+	}
+	return m.DefaultTreesPerRound()
+}
+
+// Rounds returns the number of boosting rounds: the number of non-latent
+// trees divided by RoundSize (a valid model holds a whole number of rounds).
+func (m *Model) Rounds() int {
+	return m.numHard() / m.RoundSize()
+}
+
+// FirstRounds returns a copy of m that keeps the trees of its first n
+// boosting rounds, the first n·RoundSize() trees, as XGBoost's
+// iteration_range=(0, n) and LightGBM's num_iteration=n predict. The mean
+// aggregation stays what the library computes, since its divisor counts the
+// trees kept. The copy has its own Trees slice, so that changing or
+// appending to it leaves m alone, and its own copies of the other slices,
+// maps and Preprocess; the trees' nodes are shared with m. Provenance is
+// copied as is: the caller may record the cut there. It is an error to ask
+// for fewer than 1 or more than Rounds() rounds, and to cut a model with
+// latent trees (their read-out is fitted to the whole ensemble).
+func (m *Model) FirstRounds(n int) (*Model, error) {
+	if m.Readout != nil || m.numHard() < len(m.Trees) {
+		return nil, fmt.Errorf("FirstRounds(%d): the model has latent trees and a read-out fitted to all of them, not boosting rounds", n)
+	}
+	size, rounds := m.RoundSize(), m.Rounds()
+	if n < 1 || n > rounds {
+		return nil, fmt.Errorf("FirstRounds(%d): out of range: the model has %d rounds of %d trees (%d trees), so n must be in 1..%d", n, rounds, size, len(m.Trees), rounds)
+	}
+	c := *m
+	c.Trees = slices.Clone(m.Trees[:n*size])
+	c.FeatureNames = slices.Clone(m.FeatureNames)
+	c.ClassNames = slices.Clone(m.ClassNames)
+	c.BaseScore = slices.Clone(m.BaseScore)
+	if p := m.Preprocess; p != nil {
+		c.Preprocess = &Affine{Shift: slices.Clone(p.Shift), Scale: slices.Clone(p.Scale)}
+	}
+	if p := m.Provenance; p != nil {
+		c.Provenance = &Provenance{Producer: p.Producer, Params: maps.Clone(p.Params), Data: maps.Clone(p.Data)}
+	}
+	if err := c.Validate(); err != nil {
+		return nil, fmt.Errorf("FirstRounds(%d): the first %d rounds do not make a valid model: %w", n, n, err)
+	}
+	return &c, nil
 }
 
 // IsClassifier reports whether the model predicts classes.

@@ -166,6 +166,13 @@ func (v *validator) model() {
 			return
 		}
 	}
+	if r := m.TreesPerRound; r < 0 {
+		v.fail("trees_per_round", "must be >= 0 (0 means the default round size), got %d", r)
+		return
+	} else if n := m.numHard(); r > 0 && n%r != 0 {
+		v.fail("trees_per_round", "the model's %d trees (not counting latent ones) are not a whole number of rounds of %d trees", n, r)
+		return
+	}
 	if m.Aggregation == Mean {
 		for k, n := range m.TreesPerOutput() {
 			if n == 0 {

@@ -18,6 +18,19 @@
 // tree, moving every row of the block one level down a tree at a time, so
 // that each tree is read from memory once per block.
 //
+// PredictLeaves gives, for each tree, the index in ir.Tree.Nodes of the leaf
+// a row reaches, routed by the same code as prediction (like XGBoost's and
+// LightGBM's pred_leaf); it needs trees that send a row to one leaf (no soft
+// node with γ > 0, no latent tree: HardTrees). The indices are the IR's.
+// The importers renumber nodes into canonical pre-order, so they are not the
+// libraries' own numbers: XGBoost's pred_leaf gives the node id in its
+// arrays (left_children, ...), and the IR index of a node is its position in
+// a pre-order walk of the reachable nodes, which differs from it as soon as
+// a tree is two levels deep (ir/xgboost's documentation tells how to map
+// them); LightGBM's pred_leaf numbers the leaves 0..num_leaves-1 (leaf -c-1
+// for a child c < 0), not nodes at all, and its importer may copy subtrees
+// (missing type Zero), so several IR leaves can stand for one LightGBM leaf.
+//
 // A Predictor is generic over the working precision F (float32 or float64);
 // a float32 Predictor computes exactly what float32 generated code computes.
 // Predictors are safe for concurrent use.

@@ -227,6 +227,74 @@ func (p *Predictor[F]) initMargins(a []F) {
 	copy(a, p.base)
 }
 
+// PredictLeaves writes into leaves, for each tree of the model in order, the
+// index in ir.Tree.Nodes of the leaf that row x reaches. The trees route the
+// row exactly as prediction does (the same code: preprocessing, float32
+// comparisons with Float32Compare, NaN to the default side), so the leaf's
+// value is what the tree adds to the margin. len(x) must be NumFeatures and
+// len(leaves) NumTrees (else ErrFeatureCount, ErrOutputSize). Every tree must
+// send a row to a single leaf (HardTrees): a model with a soft node with
+// γ > 0 or a latent tree gets an error wrapping ErrNotHard. PredictLeaves
+// does not allocate.
+//
+// The indices are the IR's: an importer that renumbers nodes (both XGBoost's
+// and LightGBM's importers put them in canonical pre-order) gives indices
+// that differ from the library's own leaf numbers; see their documentation.
+func (p *Predictor[F]) PredictLeaves(x []F, leaves []int) error {
+	if p.leafErr != nil {
+		return p.leafErr
+	}
+	if len(x) != p.p {
+		return ErrFeatureCount
+	}
+	if len(leaves) != len(p.trees) {
+		return ErrOutputSize
+	}
+	if !p.needScratch {
+		p.leaves(x, x, leaves)
+		return nil
+	}
+	s := p.pool.Get().(*scratch[F])
+	xs, xfast := p.prepare(x, s.x, s.x32)
+	p.leaves(xs, xfast, leaves)
+	p.pool.Put(s)
+	return nil
+}
+
+// leaves walks every tree, all of them hard, to its leaf: x is the
+// (preprocessed) row the general layout reads, xfast the row fast and
+// perfect trees read, as in margin.
+func (p *Predictor[F]) leaves(x, xfast []F, leaves []int) {
+	for i := range p.trees {
+		t := &p.trees[i]
+		switch t.kind {
+		case fastTree:
+			leaves[i] = int(p.fastWalk(xfast, t.root) - t.root)
+		case perfTree:
+			width := 1
+			if t.out < 0 {
+				width = p.k
+			}
+			l := p.perfWalk(xfast, t) - (1<<t.depth - 1)
+			leaves[i] = int(p.perfNodeOf[int(t.leaf)+l*width])
+		case hardTree:
+			leaves[i] = int(p.hardLeaf(x, t.root) - t.root)
+		case softTree:
+			// Soft nodes have γ = 0 here: leftProb is 0 or 1, and soft
+			// goes down the one side with probability 1.
+			j := t.root
+			for n := &p.gen[j]; n.kind.isSplit(); n = &p.gen[j] {
+				if p.leftProb(x, n) == 1 {
+					j = n.left
+				} else {
+					j = n.right
+				}
+			}
+			leaves[i] = int(j - t.root)
+		}
+	}
+}
+
 // tree adds the value of tree t, of any kind but fast, to the margins a.
 func (p *Predictor[F]) tree(x, a []F, t *treeRef, s *scratch[F]) {
 	switch t.kind {
@@ -315,20 +383,25 @@ func (p *Predictor[F]) fastRun(x, a []F, trees []treeRef) {
 	// every path.
 	for k := range trees {
 		t := &trees[k]
-		i := t.root
-		for {
-			n := &nodes[i]
-			v := x[n.feat&^nanRightBit]
-			j := n.child[1]
-			if v < n.thr || (v != v && n.feat&nanRightBit == 0) {
-				j = n.child[0]
-			}
-			if j == i {
-				break
-			}
-			i = j
+		p.addFastLeaf(a, t, p.fastWalk(x, t.root))
+	}
+}
+
+// fastWalk walks the fast tree rooted at i to the leaf row x reaches and
+// returns the leaf's index in p.fast.
+func (p *Predictor[F]) fastWalk(x []F, i int32) int32 {
+	nodes := p.fast
+	for {
+		n := &nodes[i]
+		v := x[n.feat&^nanRightBit]
+		j := n.child[1]
+		if v < n.thr || (v != v && n.feat&nanRightBit == 0) {
+			j = n.child[0]
 		}
-		p.addFastLeaf(a, t, i)
+		if j == i {
+			return i
+		}
+		i = j
 	}
 }
 
@@ -476,20 +549,7 @@ func (p *Predictor[F]) soft(x []F, i int32, prob F, out int32, tv []F, s *scratc
 			p.addLeaf(x, i, prob, out, tv, s, true)
 			return
 		}
-		var pl F
-		if n.kind == softNode {
-			m := p.dot(x, n.bias, n.w0, n.w1)
-			switch {
-			case m != m:
-				if n.defaultLeft {
-					pl = 1
-				}
-			default:
-				pl = smoothStep(m, n.gamma, n.half)
-			}
-		} else if p.goLeft(x, n) {
-			pl = 1
-		}
+		pl := p.leftProb(x, n)
 		pr := 1 - pl
 		left, right := prob*pl, prob*pr
 		switch {
@@ -504,6 +564,26 @@ func (p *Predictor[F]) soft(x []F, i int32, prob F, out int32, tv []F, s *scratc
 			i, prob = n.right, right
 		}
 	}
+}
+
+// leftProb returns the probability that split n sends row x left: for a
+// soft node S_γ of its margin (for NaN, 1 or 0 by the default direction);
+// for a hard split 1 or 0.
+func (p *Predictor[F]) leftProb(x []F, n *genNode[F]) F {
+	if n.kind == softNode {
+		m := p.dot(x, n.bias, n.w0, n.w1)
+		if m != m {
+			if n.defaultLeft {
+				return 1
+			}
+			return 0
+		}
+		return smoothStep(m, n.gamma, n.half)
+	}
+	if p.goLeft(x, n) {
+		return 1
+	}
+	return 0
 }
 
 // smoothStep is ir.SmoothStep in precision F; half is gamma/2.
@@ -681,13 +761,19 @@ func (p *Predictor[F]) perfRun(x, a []F, trees []treeRef) {
 	}
 	for k := range trees {
 		t := &trees[k]
-		nd := nodes[t.root:]
-		i := 0
-		for d := t.depth; d > 0; d-- {
-			i = perfStep(x, nd, i)
-		}
-		p.addPerfLeaf(a, t, i)
+		p.addPerfLeaf(a, t, p.perfWalk(x, t))
 	}
+}
+
+// perfWalk walks the perfect tree t down its depth for row x and returns the
+// heap index of the leaf slot it reaches.
+func (p *Predictor[F]) perfWalk(x []F, t *treeRef) int {
+	nd := p.perf[t.root:]
+	i := 0
+	for d := t.depth; d > 0; d-- {
+		i = perfStep(x, nd, i)
+	}
+	return i
 }
 
 // perfStep moves from split i of a perfect tree to its child for row x.

@@ -19,6 +19,10 @@ var (
 	ErrBatchShape   = errors.New("runtime: batch input length is not a multiple of the number of features")
 )
 
+// ErrNotHard is the error of PredictLeaves for a model with a tree that
+// sends a row to several leaves: a soft node with γ > 0 or a latent tree.
+var ErrNotHard = errors.New("runtime: leaf indices need hard trees")
+
 // Predictor evaluates one model. Create it with New; it is immutable and safe
 // for concurrent use.
 type Predictor[F Float] struct {
@@ -37,6 +41,7 @@ type Predictor[F Float] struct {
 	fastLeaf    []F
 	perf        []perfNode[F] // split nodes of perfect trees, each tree in heap order
 	perfLeaf    []F           // leaf values of perfect trees, 2^depth leaves each
+	perfNodeOf  []int32       // parallel to perfLeaf: the ir.Tree node index of each leaf slot
 	gen         []genNode[F]
 	genVal      []F
 	cats        []int32 // categories of categorical splits, sorted per node
@@ -46,7 +51,8 @@ type Predictor[F Float] struct {
 	readW       [][]F
 	readB       []F
 	needScratch bool
-	blocked     bool // PredictBatch scores blocks of rows: fast trees, no latent tree
+	leafErr     error // why PredictLeaves cannot work, or nil
+	blocked     bool  // PredictBatch scores blocks of rows: fast trees, no latent tree
 	maxLatent   int
 	pool        sync.Pool
 }
@@ -197,6 +203,9 @@ func build[F Float](m *ir.Model, general bool) (*Predictor[F], error) {
 		switch {
 		case t.Latent:
 			ref.kind = latentTree
+			if p.leafErr == nil {
+				p.leafErr = fmt.Errorf("%w: tree %d is latent: its nodes all feed the read-out", ErrNotHard, i)
+			}
 			ref.zStart = int32(z)
 			z += len(t.Nodes)
 			if len(t.Nodes) > p.maxLatent {
@@ -209,6 +218,9 @@ func build[F Float](m *ir.Model, general bool) (*Predictor[F], error) {
 		case t.HasSoft():
 			ref.kind = softTree
 			p.needScratch = true
+			if p.leafErr == nil && wideSoft(t) {
+				p.leafErr = fmt.Errorf("%w: tree %d has a soft node with gamma > 0, which sends a row to several leaves", ErrNotHard, i)
+			}
 		default:
 			ref.kind = hardTree
 			p.needScratch = true
@@ -277,6 +289,17 @@ func convert[F Float](xs []float64) []F {
 		out[i] = F(x)
 	}
 	return out
+}
+
+// wideSoft reports whether t has a soft node with γ > 0, which can send a
+// row down both sides.
+func wideSoft(t *ir.Tree) bool {
+	for i := range t.Nodes {
+		if n := &t.Nodes[i]; n.Kind == ir.Soft && n.Gamma != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // isFast reports whether t fits the fast layout: axis splits whose test can
@@ -386,12 +409,14 @@ func (p *Predictor[F]) addPerfect(t *ir.Tree) (root, leaf int32) {
 	}
 	p.perf = append(p.perf, make([]perfNode[F], 1<<d-1)...)
 	p.perfLeaf = append(p.perfLeaf, make([]F, width<<d)...)
-	splits, leaves := p.perf[root:], p.perfLeaf[leaf:]
+	p.perfNodeOf = append(p.perfNodeOf, make([]int32, width<<d)...)
+	splits, leaves, nodeOf := p.perf[root:], p.perfLeaf[leaf:], p.perfNodeOf[leaf:]
 	var fill func(j, h, level int)
 	fill = func(j, h, level int) {
 		nd := &t.Nodes[j]
 		if level == d {
 			copy(leaves[(h-(1<<d-1))*width:], convert[F](nd.Value))
+			nodeOf[(h-(1<<d-1))*width] = int32(j)
 			return
 		}
 		if nd.IsSplit() {
@@ -478,3 +503,12 @@ func (p *Predictor[F]) NumFeatures() int { return p.p }
 
 // NumOutputs returns the number of outputs.
 func (p *Predictor[F]) NumOutputs() int { return p.k }
+
+// NumTrees returns the number of trees of the model, latent ones included:
+// the length of PredictLeaves' output.
+func (p *Predictor[F]) NumTrees() int { return len(p.trees) }
+
+// HardTrees reports whether every tree sends a row to a single leaf, so that
+// PredictLeaves works: no tree is latent and no soft node has γ > 0 (soft
+// nodes with γ = 0 are hard splits).
+func (p *Predictor[F]) HardTrees() bool { return p.leafErr == nil }

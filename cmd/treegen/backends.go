@@ -72,16 +72,13 @@ func (bf *backendFlags) options(cmd *cobra.Command, b codegen.Backend, auto bool
 // the data file at path with the model m and with eff, the model that
 // approximate code computes exactly, and says in a sentence how far the
 // predictions of eff are from those of m.
-func measureApproximation(m, eff *ir.Model, path, target string, prec codegen.Precision) (string, error) {
-	d, err := readData(path, target, false)
+func (a *app) measureApproximation(m, eff *ir.Model, f *dataFlags, prec codegen.Precision) (string, error) {
+	d, err := f.readFor(m, false, a.stderr)
 	if err != nil {
 		return "", err
 	}
-	if err := matchFeatures(m, d); err != nil {
-		return "", err
-	}
 	if d.Rows == 0 {
-		return "", fmt.Errorf("%s has no rows", path)
+		return "", fmt.Errorf("%s has no rows", f.path)
 	}
 	rows := make([][]float64, d.Rows)
 	for i := range rows {
@@ -96,7 +93,7 @@ func measureApproximation(m, eff *ir.Model, path, target string, prec codegen.Pr
 	if err != nil {
 		return "", err
 	}
-	return dev.sentence(len(rows), filepath.Base(path), m.IsClassifier()), nil
+	return dev.sentence(len(rows), filepath.Base(f.path), m.IsClassifier()), nil
 }
 
 // deviation is how far the predictions of one model are from another's.

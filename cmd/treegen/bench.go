@@ -36,9 +36,10 @@ type benchResult struct {
 }
 
 func (a *app) benchCmd() *cobra.Command {
-	var model, dataPath, target, backends string
+	var model, backends string
+	var df dataFlags
 	prec := codegen.Float64
-	var rows, count int
+	var rows, count, rounds int
 	var budget time.Duration
 	var asJSON bool
 	cmd := &cobra.Command{
@@ -66,7 +67,7 @@ backend that cannot compile the model is reported as such and skipped.`,
 			if budget < time.Duration(count) {
 				return fmt.Errorf("--time %s is too short for --count %d", budget, count)
 			}
-			m, d, err := loadModelAndRows(model, dataPath, target)
+			m, d, err := loadModelAndRows(model, rounds, &df, a.stderr)
 			if err != nil {
 				return err
 			}
@@ -79,7 +80,7 @@ backend that cannot compile the model is reported as such and skipped.`,
 				n = rows
 			}
 			if n == 0 {
-				return fmt.Errorf("%s has no rows", dataPath)
+				return fmt.Errorf("%s has no rows", df.path)
 			}
 			x := make([][]float64, n)
 			for i := range x {
@@ -116,7 +117,7 @@ backend that cannot compile the model is reported as such and skipped.`,
 				fmt.Fprintf(a.stdout, "%s\n", out)
 				return nil
 			}
-			fmt.Fprintf(a.stdout, "%s: %s, %s of %s, %s\n", model, plural(len(m.Trees), "tree"), plural(n, "row"), dataPath, prec)
+			fmt.Fprintf(a.stdout, "%s: %s, %s of %s, %s\n", model, plural(len(m.Trees), "tree"), plural(n, "row"), df.path, prec)
 			w := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 			fmt.Fprintln(w, "backend\tns/row\tns/row batch\tallocs/row\tbuild s\tsource bytes\t")
 			for _, r := range results {
@@ -126,8 +127,8 @@ backend that cannot compile the model is reported as such and skipped.`,
 		},
 	}
 	cmd.Flags().StringVar(&model, "model", "", "model file (IR JSON)")
-	cmd.Flags().StringVar(&dataPath, "data", "", "rows to predict (a target column, if present, is ignored)")
-	cmd.Flags().StringVar(&target, "target", "target", "name of the target column")
+	addIterations(cmd, &rounds)
+	df.register(cmd, "rows to predict (a target column, if present, is ignored)", true)
 	cmd.Flags().StringVar(&backends, "backends", codegen.Auto, "comma-separated backends ("+strings.Join(codegen.BackendNames(), ", ")+
 		") and "+interpName+", the interpreter; "+codegen.Auto+": the backends suited to the model, then "+interpName)
 	cmd.Flags().Var(&prec, "precision", "working precision of generated code and interpreter: float64 or float32")

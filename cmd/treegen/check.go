@@ -3,9 +3,11 @@ package main
 import (
 	"context"
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"math"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -13,10 +15,13 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/treegen/treegen/codegen"
 	"github.com/treegen/treegen/internal/harness"
+	"github.com/treegen/treegen/ir"
 )
 
 func (a *app) checkCmd() *cobra.Command {
-	var model, dir, dataPath, target, expect string
+	var model, dir, expect string
+	var df dataFlags
+	var rounds int
 	var rows int
 	cmd := &cobra.Command{
 		Use:   "check --model MODEL.json --dir DIR --data FILE [--expect FILE]",
@@ -32,12 +37,15 @@ package, by "treegen predict --precision float32").`,
 			if model == "" || dir == "" {
 				return fmt.Errorf("--model and --dir are required")
 			}
-			m, d, err := loadModelAndRows(model, dataPath, target)
+			m, d, err := loadModelAndRows(model, rounds, &df, a.stderr)
 			if err != nil {
 				return err
 			}
 			pkg, err := harness.Inspect(dir)
 			if err != nil {
+				return err
+			}
+			if err := sameModel(m, model, pkg); err != nil {
 				return err
 			}
 			n := d.Rows
@@ -64,7 +72,7 @@ package, by "treegen predict --precision float32").`,
 				prec = codegen.Float32
 			}
 			fmt.Fprintf(a.stdout, "ok: package %s in %s (%s) equals the interpreter bit for bit on %d rows of %s (built in %s)\n",
-				pkg.Name, dir, prec, n, dataPath, res.Build.Round(time.Millisecond))
+				pkg.Name, dir, prec, n, df.path, res.Build.Round(time.Millisecond))
 			if expect == "" {
 				return nil
 			}
@@ -83,7 +91,7 @@ package, by "treegen predict --precision float32").`,
 					}
 					got := res.Preds[i][k]
 					if !(got == w || math.IsNaN(got) && math.IsNaN(w)) {
-						ediffs = append(ediffs, harness.Diff{Row: i, What: fmt.Sprintf("prediction[%d]", k), Got: got, Want: w})
+						ediffs = append(ediffs, harness.Diff{Row: i, What: fmt.Sprintf("prediction[%d]", k), Got: got, Want: w, WantFrom: expect})
 					}
 				}
 			}
@@ -95,12 +103,37 @@ package, by "treegen predict --precision float32").`,
 		},
 	}
 	cmd.Flags().StringVar(&model, "model", "", "model file (IR JSON)")
+	addIterations(cmd, &rounds)
 	cmd.Flags().StringVar(&dir, "dir", "", "directory of the generated package")
-	cmd.Flags().StringVar(&dataPath, "data", "", "rows to check (a target column, if present, is ignored)")
-	cmd.Flags().StringVar(&target, "target", "target", "name of the target column")
+	df.register(cmd, "rows to check (a target column, if present, is ignored)", true)
 	cmd.Flags().StringVar(&expect, "expect", "", "expected predictions (CSV from treegen predict)")
 	cmd.Flags().IntVar(&rows, "rows", 0, "check only the first N rows (0: all)")
 	return cmd
+}
+
+// sameModel checks, before any row is run, that the package in pkg was
+// generated from the model m read from path: its ModelSHA256 must be m's
+// hash. A package without the constant is not refused.
+func sameModel(m *ir.Model, path string, pkg *harness.Package) error {
+	if pkg.ModelSHA256 == "" {
+		return nil
+	}
+	hash, err := ir.Hash(m)
+	if err != nil {
+		return err
+	}
+	if hash == pkg.ModelSHA256 {
+		return nil
+	}
+	from, hint := "another model", ""
+	if pkg.Source != "" {
+		from = pkg.Source
+		if pkg.Source == filepath.Base(path) {
+			hint = " (a package generated with --iterations N is checked with the same --iterations N)"
+		}
+	}
+	return errors.New(fmt.Sprintf("package %s in %s was generated from %s (model sha256 %.12s...), not from %s (sha256 %.12s...): check it against the model it came from, or regenerate it with: treegen gen --model %s --out %s",
+		pkg.Name, pkg.Dir, from, pkg.ModelSHA256, path, hash, path, pkg.Dir) + hint)
 }
 
 // mismatch formats the first differences as one error.

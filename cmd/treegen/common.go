@@ -1,12 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"math"
 	"os"
-	"strconv"
 
+	"github.com/spf13/cobra"
 	"github.com/treegen/treegen/data"
 	"github.com/treegen/treegen/internal/atomicfile"
 	"github.com/treegen/treegen/ir"
@@ -14,41 +15,111 @@ import (
 	"github.com/treegen/treegen/runtime"
 )
 
-// readData reads a data file; with requireTarget the target column must exist.
-func readData(path, target string, requireTarget bool) (*data.Dataset, error) {
+// readDataWith reads a data file with the given options.
+func readDataWith(path string, o data.Options) (*data.Dataset, error) {
 	if path == "" {
 		return nil, fmt.Errorf("--data is required")
 	}
-	return data.ReadFile(path, data.Options{Target: target, RequireTarget: requireTarget})
+	return data.ReadFile(path, o)
 }
 
-// loadModelAndRows loads a model and a data file (with or without its
-// target column) whose features fit it.
-func loadModelAndRows(model, path, target string) (*ir.Model, *data.Dataset, error) {
-	m, err := ir.Load(model)
+// dataFlags are the flags of a command that reads a data file: its name,
+// its target column and how to read LibSVM; for rows given to a model, also
+// how to match columns to the model's features.
+type dataFlags struct {
+	cmd        *cobra.Command
+	path       string
+	target     string
+	absent     data.Absent
+	base       data.IndexBase
+	byPosition bool
+}
+
+// The help of the LibSVM flags.
+const (
+	absentUsage = "LibSVM: what an index absent from a line means: zero (LibSVM's sparse zero) or missing (as XGBoost reads it)"
+	baseUsage   = "LibSVM: the first feature index: 1, 0, or auto (0 if some line has index 0, else 1)"
+)
+
+// register adds the flags to cmd; usage describes --data. forModel adds
+// --by-position.
+func (f *dataFlags) register(cmd *cobra.Command, usage string, forModel bool) {
+	f.cmd = cmd
+	fl := cmd.Flags()
+	fl.StringVar(&f.path, "data", "", usage)
+	fl.StringVar(&f.target, "target", "target", "name of the target column")
+	fl.Var(&f.absent, "libsvm-absent", absentUsage)
+	fl.Var(&f.base, "libsvm-base", baseUsage)
+	if forModel {
+		fl.BoolVar(&f.byPosition, "by-position", false, "match the data's feature columns to the model's by position instead of by name")
+	}
+}
+
+// options returns the data options the flags ask for.
+func (f *dataFlags) options() data.Options {
+	return data.Options{Target: f.target, Absent: f.absent, IndexBase: f.base}
+}
+
+// read reads the data file, with its target column if requireTarget.
+func (f *dataFlags) read(requireTarget bool) (*data.Dataset, error) {
+	o := f.options()
+	o.RequireTarget = requireTarget
+	return readDataWith(f.path, o)
+}
+
+// readFor reads rows for the model m, leaving the target column out
+// unparsed unless withTarget (then it must exist), and checks that their
+// columns fit m. It warns on w when a model imported from XGBoost reads
+// LibSVM with absent entries as zeros, which XGBoost reads as missing.
+func (f *dataFlags) readFor(m *ir.Model, withTarget bool, w io.Writer) (*data.Dataset, error) {
+	o := f.options()
+	o.RequireTarget = withTarget
+	o.DropTarget = !withTarget
+	o.NumFeatures = m.NumFeatures
+	d, err := readDataWith(f.path, o)
+	if err != nil {
+		return nil, err
+	}
+	if d.Format == data.FormatLibSVM && f.absent == data.AbsentZero && !f.cmd.Flags().Changed("libsvm-absent") &&
+		m.Provenance != nil && m.Provenance.Producer == "xgboost" {
+		fmt.Fprintf(w, "warning: %s is LibSVM, whose absent entries are read as 0; XGBoost, which made the model, reads them as missing: add --libsvm-absent missing to predict what XGBoost predicts (--libsvm-absent zero to keep zeros and silence this)\n", d.Source)
+	}
+	if err := matchFeatures(m, d, f.byPosition); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// loadModelAndRows loads a model and the rows of the data file (without
+// its target column) whose features fit it.
+func loadModelAndRows(model string, rounds int, f *dataFlags, w io.Writer) (*ir.Model, *data.Dataset, error) {
+	m, err := loadModelRounds(model, rounds)
 	if err != nil {
 		return nil, nil, err
 	}
-	d, err := readData(path, target, false)
+	d, err := f.readFor(m, false, w)
 	if err != nil {
-		return nil, nil, err
-	}
-	if err := matchFeatures(m, d); err != nil {
 		return nil, nil, err
 	}
 	return m, d, nil
 }
 
-// matchFeatures checks that a data set fits the model's input.
-func matchFeatures(m *ir.Model, d *data.Dataset) error {
+// matchFeatures checks that a data set fits the model's input: the same
+// number of feature columns, and unless byPosition or the file is LibSVM
+// (whose columns have no names), the same names in the same order.
+func matchFeatures(m *ir.Model, d *data.Dataset, byPosition bool) error {
 	if d.Cols != m.NumFeatures {
+		if d.Format == data.FormatLibSVM {
+			return fmt.Errorf("%s has feature indices up to %s, the model has %d features", d.Source, d.Features[d.Cols-1], m.NumFeatures)
+		}
 		return fmt.Errorf("%s has %d feature columns, the model expects %d", d.Source, d.Cols, m.NumFeatures)
 	}
-	if m.FeatureNames != nil {
-		for j, name := range m.FeatureNames {
-			if d.Features[j] != name {
-				return fmt.Errorf("%s: column %d is %q, the model expects %q", d.Source, j+1, d.Features[j], name)
-			}
+	if m.FeatureNames == nil || byPosition || d.Format == data.FormatLibSVM {
+		return nil
+	}
+	for j, name := range m.FeatureNames {
+		if d.Features[j] != name {
+			return fmt.Errorf("%s: column %d is %q, the model expects %q (--by-position matches columns by position)", d.Source, j+1, d.Features[j], name)
 		}
 	}
 	return nil
@@ -76,7 +147,7 @@ func classIndex(m *ir.Model, d *data.Dataset) ([]int, error) {
 	}
 	idx := make([]int, len(d.Y))
 	for i, y := range d.Y {
-		label := strconv.FormatFloat(y, 'g', -1, 64)
+		label := d.LabelName(y)
 		if m.ClassNames != nil {
 			c, ok := byName[label]
 			if !ok {
@@ -85,7 +156,7 @@ func classIndex(m *ir.Model, d *data.Dataset) ([]int, error) {
 			idx[i] = c
 			continue
 		}
-		if y != math.Trunc(y) || y < 0 || int(y) >= classes {
+		if d.Labels != nil || y != math.Trunc(y) || y < 0 || int(y) >= classes {
 			return nil, fmt.Errorf("%s: row %d: target %s is not a class index 0..%d", d.Source, i+1, label, classes-1)
 		}
 		idx[i] = int(y)
@@ -110,12 +181,13 @@ func some(v float64) *float64 {
 	return &v
 }
 
-// evaluate scores m on d with the interpreter.
-func evaluate(m *ir.Model, d *data.Dataset) (*scores, error) {
+// evaluate scores m on d with the interpreter; byPosition is as for
+// matchFeatures.
+func evaluate(m *ir.Model, d *data.Dataset, byPosition bool) (*scores, error) {
 	if !d.HasTarget() {
 		return nil, fmt.Errorf("%s has no target column to evaluate against", d.Source)
 	}
-	if err := matchFeatures(m, d); err != nil {
+	if err := matchFeatures(m, d, byPosition); err != nil {
 		return nil, err
 	}
 	p, err := runtime.New[float64](m)
@@ -185,5 +257,69 @@ func (s *scores) String() string {
 // exists reports whether path exists.
 func exists(path string) bool {
 	_, err := os.Stat(path)
+	return err == nil
+}
+
+// addIterations adds --iterations to cmd, a command that predicts.
+func addIterations(cmd *cobra.Command, rounds *int) {
+	cmd.Flags().IntVar(rounds, "iterations", 0, "predict with the first N boosting rounds only, as XGBoost's iteration_range and LightGBM's num_iteration do (0: all)")
+}
+
+// loadModelRounds loads an IR model file and, unless rounds is 0, keeps the
+// trees of its first rounds boosting rounds (--iterations).
+func loadModelRounds(path string, rounds int) (*ir.Model, error) {
+	if rounds < 0 {
+		return nil, fmt.Errorf("--iterations must be at least 1 (0: all rounds), got %d", rounds)
+	}
+	m, err := loadModel(path)
+	if err != nil || rounds == 0 {
+		return m, err
+	}
+	first, err := m.FirstRounds(rounds)
+	if err != nil {
+		return nil, fmt.Errorf("--iterations %d: %s: %v", rounds, path, err)
+	}
+	return first, nil
+}
+
+// loadModel loads an IR model file. A file that is not one but a model of a
+// library treegen imports gets an error that says how to import it.
+func loadModel(path string) (*ir.Model, error) {
+	m, err := ir.Load(path)
+	if err == nil {
+		return m, nil
+	}
+	if lib := foreignModel(path); lib != "" {
+		what := map[string]string{"xgboost": "an XGBoost", "lightgbm": "a LightGBM"}[lib]
+		return nil, fmt.Errorf("%s is %s model, not a treegen IR model: convert it first with treegen import %s %s -o model.json", path, what, lib, path)
+	}
+	return nil, err
+}
+
+// foreignModel says whether the file at path looks like a model file of a
+// library treegen imports: the importer's name ("xgboost", "lightgbm"), or "".
+func foreignModel(path string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	head := make([]byte, 64<<10)
+	n, _ := io.ReadFull(f, head)
+	head = head[:n]
+	switch {
+	case bytes.Contains(head, []byte(`"format_version"`)):
+		return ""
+	case bytes.Contains(head, []byte("learner")) && bytes.HasPrefix(bytes.TrimSpace(head), []byte("{")):
+		return "xgboost"
+	case bytes.HasPrefix(head, []byte("tree\n")) || bytes.HasPrefix(head, []byte("tree\r\n")):
+		return "lightgbm"
+	}
+	return ""
+}
+
+// isIRModel reports whether the file at path is a treegen IR model.
+func isIRModel(path string) bool {
+	_, err := ir.Load(path)
 	return err == nil
 }

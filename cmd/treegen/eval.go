@@ -5,11 +5,12 @@ import (
 	"fmt"
 
 	"github.com/spf13/cobra"
-	"github.com/treegen/treegen/ir"
 )
 
 func (a *app) evalCmd() *cobra.Command {
-	var model, dataPath, target string
+	var model string
+	var df dataFlags
+	var rounds int
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "eval --model MODEL.json --data FILE [--json]",
@@ -23,15 +24,15 @@ model's class names.`,
 			if model == "" {
 				return fmt.Errorf("--model is required")
 			}
-			m, err := ir.Load(model)
+			m, err := loadModelRounds(model, rounds)
 			if err != nil {
 				return err
 			}
-			d, err := readData(dataPath, target, true)
+			d, err := df.readFor(m, true, a.stderr)
 			if err != nil {
 				return err
 			}
-			s, err := evaluate(m, d)
+			s, err := evaluate(m, d, df.byPosition)
 			if err != nil {
 				return err
 			}
@@ -41,7 +42,7 @@ model's class names.`,
 					Data  string `json:"data"`
 					Task  string `json:"task"`
 					*scores
-				}{model, dataPath, string(m.Task), s}
+				}{model, df.path, string(m.Task), s}
 				b, err := json.MarshalIndent(out, "", "  ")
 				if err != nil {
 					return err
@@ -54,8 +55,8 @@ model's class names.`,
 		},
 	}
 	cmd.Flags().StringVar(&model, "model", "", "model file (IR JSON)")
-	cmd.Flags().StringVar(&dataPath, "data", "", "labelled data file")
-	cmd.Flags().StringVar(&target, "target", "target", "name of the target column")
+	addIterations(cmd, &rounds)
+	df.register(cmd, "labelled data file", true)
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	return cmd
 }

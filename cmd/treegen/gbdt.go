@@ -5,9 +5,9 @@ import (
 	"io"
 	"math"
 	"os"
+	"strings"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 	"github.com/treegen/treegen/ir"
 	"github.com/treegen/treegen/train/gbdt"
@@ -36,20 +36,13 @@ training rows). Progress and per-round losses go to stderr.`,
 				return fmt.Errorf("--objective is required: logistic (binary), softmax (multiclass) or squarederror (regression)")
 			}
 			o.Objective = gbdt.Objective(objective)
-			// 0 means "the default" to the package; on the command line
-			// it would read as "none", so it is refused.
-			for _, fl := range []struct {
-				name string
-				v    float64
-			}{{"lambda", o.Lambda}, {"min-child-weight", o.MinChildWeight}} {
-				if fl.v <= 0 {
-					return fmt.Errorf("--%s must be > 0 (a tiny value such as 1e-300 turns it off)", fl.name)
-				}
+			if err := checkGBDTFlags(cmd, &o, objective); err != nil {
+				return err
 			}
 			if o.MaxLeaves > 0 && !cmd.Flags().Changed("max-depth") {
 				o.MaxDepth = 0 // leaf-wise growth is limited by --max-leaves alone
 			}
-			d, err := readData(f.data, f.target, true)
+			d, err := f.read(f.data)
 			if err != nil {
 				return err
 			}
@@ -93,7 +86,7 @@ training rows). Progress and per-round losses go to stderr.`,
 	cmd.Flags().Float64Var(&validFraction, "valid-fraction", 0, "hold out this fraction of the training rows as validation data")
 	cmd.Flags().IntVar(&o.Rounds, "trees", gbdt.DefaultRounds, "boosting rounds (one tree per class and round for softmax)")
 	cmd.Flags().Float64Var(&o.LearningRate, "lr", gbdt.DefaultLearningRate, "learning rate (shrinkage)")
-	cmd.Flags().IntVar(&o.MaxDepth, "max-depth", gbdt.DefaultMaxDepth, "maximum depth of a tree")
+	cmd.Flags().IntVar(&o.MaxDepth, "max-depth", gbdt.DefaultMaxDepth, fmt.Sprintf("maximum depth of a tree (1 to %d)", ir.MaxDepth))
 	cmd.Flags().IntVar(&o.MaxLeaves, "max-leaves", 0, "grow trees leaf-wise up to this many leaves (0: depth-wise); without --max-depth their depth is unlimited")
 	cmd.Flags().Float64Var(&o.MinChildWeight, "min-child-weight", 1, "minimum hessian sum in a child")
 	cmd.Flags().Float64Var(&o.Lambda, "lambda", 1, "L2 regularisation of leaf values")
@@ -145,23 +138,65 @@ func (a *app) progress(total, every int, quiet bool) (update func(step int, line
 				}
 			}
 	}
-	bar := progressbar.NewOptions(total,
-		progressbar.OptionSetWriter(a.stderr),
-		progressbar.OptionShowCount(),
-		progressbar.OptionSetWidth(20),
-		progressbar.OptionClearOnFinish(),
-		progressbar.OptionThrottle(100*time.Millisecond),
-	)
+	bar := &statusLine{w: a.stderr, total: total}
 	return func(step int, line string) {
 			last = line
-			bar.Describe(line)
-			bar.Set(step)
+			bar.draw(step, line, false)
 		}, func() {
-			bar.Finish()
+			bar.clear()
 			if last != "" {
 				fmt.Fprintln(a.stderr, last)
 			}
 		}
+}
+
+// statusLine is a progress bar on one terminal line, "[=====>    ] 12/100
+// description", redrawn in place at most ten times a second. (A library
+// would do, but every module the command imports lands in the go.mod of
+// each module that runs it with go tool.)
+type statusLine struct {
+	w     io.Writer
+	total int
+	drawn time.Time // when the line was last drawn
+	width int       // of the line last drawn, for clear
+}
+
+const (
+	barWidth   = 20
+	lineWidth  = 120 // the description is cut to fit a common terminal
+	redrawRate = 100 * time.Millisecond
+)
+
+// draw shows step of total with the description, unless the line was drawn
+// less than redrawRate ago (the last step is always drawn).
+func (s *statusLine) draw(step int, desc string, force bool) {
+	now := time.Now()
+	if !force && step < s.total && now.Sub(s.drawn) < redrawRate {
+		return
+	}
+	s.drawn = now
+	filled := 0
+	if s.total > 0 {
+		filled = min(barWidth, step*barWidth/s.total)
+	}
+	bar := strings.Repeat("=", filled)
+	if filled < barWidth {
+		bar += ">" + strings.Repeat(" ", barWidth-filled-1)
+	}
+	line := fmt.Sprintf("[%s] %d/%d %s", bar, step, s.total, desc)
+	if r := []rune(line); len(r) > lineWidth {
+		line = string(r[:lineWidth])
+	}
+	fmt.Fprintf(s.w, "\r%s\x1b[K", line)
+	s.width = len(line)
+}
+
+// clear erases the line.
+func (s *statusLine) clear() {
+	if s.width > 0 {
+		fmt.Fprint(s.w, "\r\x1b[K")
+		s.width = 0
+	}
 }
 
 // isTerminal reports whether w is a terminal.
@@ -172,4 +207,44 @@ func isTerminal(w io.Writer) bool {
 	}
 	fi, err := f.Stat()
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// checkGBDTFlags refuses the flag values of "train gbdt" that the trainer
+// cannot honour, naming the flag: the trainer reads a zero option as its
+// default, which on the command line would be a silent surprise.
+func checkGBDTFlags(cmd *cobra.Command, o *gbdt.Options, objective string) error {
+	depth := intBetween("max-depth", o.MaxDepth, 1, ir.MaxDepth)
+	if depth != nil && o.MaxLeaves > 0 {
+		depth = fmt.Errorf("%v (with --max-leaves, leave --max-depth out for trees of unlimited depth)", depth)
+	}
+	if o.MaxLeaves > 0 && !cmd.Flags().Changed("max-depth") {
+		depth = nil
+	}
+	leaves := error(nil)
+	if o.MaxLeaves != 0 {
+		leaves = atLeast("max-leaves", o.MaxLeaves, 2)
+	}
+	return firstError(
+		oneOf("objective", objective, string(gbdt.Logistic), string(gbdt.Softmax), string(gbdt.SquaredError)),
+		atLeast("trees", o.Rounds, 1),
+		positive("lr", o.LearningRate),
+		depth,
+		leaves,
+		offHint(positive("min-child-weight", o.MinChildWeight)),
+		offHint(positive("lambda", o.Lambda)),
+		nonNegative("gamma", o.Gamma),
+		fraction("subsample", o.Subsample),
+		fraction("colsample", o.ColSample),
+		intBetween("max-bins", o.MaxBins, 2, 256),
+		atLeast("early-stopping", o.EarlyStopping, 0),
+		atLeast("threads", o.Threads, 0),
+	)
+}
+
+// offHint tells how to turn off a regulariser that must be > 0.
+func offHint(err error) error {
+	if err != nil {
+		return fmt.Errorf("%v (a tiny value such as 1e-300 turns it off)", err)
+	}
+	return nil
 }

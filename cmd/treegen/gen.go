@@ -2,6 +2,9 @@ package main
 
 import (
 	"fmt"
+	"go/build"
+	"go/parser"
+	"go/token"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,9 +15,11 @@ import (
 )
 
 func (a *app) genCmd() *cobra.Command {
-	var model, backend, pkg, out, dataPath, target string
+	var model, backend, pkg, out string
+	var df dataFlags
+	var rounds int
 	prec := codegen.Float64
-	var omitVersion bool
+	var omitVersion, force bool
 	var bflags *backendFlags
 	cmd := &cobra.Command{
 		Use:   "gen --model MODEL.json --out DIR [--package NAME] [--backend NAME]",
@@ -24,7 +29,8 @@ PredictSlice, PredictBatch (and PredictClass for classifiers), importing only
 the standard library and allocating nothing per prediction. The package name
 defaults to the base name of DIR. DIR is created if its parent exists.
 Files of an earlier run that the new one no longer needs are removed; other
-files in DIR are never touched.
+files in DIR are never touched. A DIR that holds Go files of another package
+is refused (two packages in one directory break the build) unless --force.
 
 --backend picks the code generator; auto, the default, picks the first of
 ` + strings.Join(codegen.BackendNames(), ", ") + ` that is suited to the model.
@@ -47,11 +53,18 @@ FILE, prints it and writes it into the headers.`,
 					return err
 				}
 				pkg = filepath.Base(abs)
+				if err := codegen.ValidPackageName(pkg); err != nil {
+					return fmt.Errorf("--package: the default, the name of the output directory %s, is no Go package name: %v; name the package with --package", out, err)
+				}
+			} else if err := codegen.ValidPackageName(pkg); err != nil {
+				return fmt.Errorf("--package %q: %v", pkg, err)
 			}
-			if err := codegen.ValidPackageName(pkg); err != nil {
-				return fmt.Errorf("%v (set --package)", err)
+			if !force {
+				if err := otherPackage(out, pkg); err != nil {
+					return err
+				}
 			}
-			m, err := ir.Load(model)
+			m, err := loadModelRounds(model, rounds)
 			if err != nil {
 				return err
 			}
@@ -66,12 +79,12 @@ FILE, prints it and writes it into the headers.`,
 			var measured string
 			eff, approx := bopts.Effective(m)
 			switch {
-			case approx != "" && dataPath != "":
-				if measured, err = measureApproximation(m, eff, dataPath, target, prec); err != nil {
+			case approx != "" && df.path != "":
+				if measured, err = a.measureApproximation(m, eff, &df, prec); err != nil {
 					return err
 				}
-			case dataPath != "":
-				fmt.Fprintf(a.stderr, "--data %s is not read: the code is exact\n", dataPath)
+			case df.path != "":
+				fmt.Fprintf(a.stderr, "--data %s is not read: the code is exact\n", df.path)
 			}
 			files, err := codegen.Generate(m, codegen.Options{
 				Package:        pkg,
@@ -112,13 +125,14 @@ FILE, prints it and writes it into the headers.`,
 		},
 	}
 	cmd.Flags().StringVar(&model, "model", "", "model file (IR JSON)")
+	addIterations(cmd, &rounds)
 	cmd.Flags().StringVar(&backend, "backend", codegen.Auto, "code generator: "+strings.Join(codegen.BackendNames(), ", ")+", or "+codegen.Auto+" (the first one suited to the model)")
 	cmd.Flags().StringVar(&pkg, "package", "", "Go package name (default: base name of --out)")
 	cmd.Flags().StringVarP(&out, "out", "o", "", "output directory")
 	cmd.Flags().Var(&prec, "precision", "working precision of the generated code: float64 or float32")
-	cmd.Flags().StringVar(&dataPath, "data", "", "for approximate code: rows on which to measure how far predictions are from the interpreter's")
-	cmd.Flags().StringVar(&target, "target", "target", "name of the target column of --data, left out of the features")
+	df.register(cmd, "for approximate code: rows on which to measure how far predictions are from the interpreter's", true)
 	cmd.Flags().BoolVar(&omitVersion, "omit-version", false, "leave the treegen version out of the file headers (for committed files)")
+	cmd.Flags().BoolVar(&force, "force", false, "write into --out even if it holds Go files of another package")
 	bflags = addBackendFlags(cmd)
 	return cmd
 }
@@ -130,6 +144,35 @@ func chooseBackend(m *ir.Model, name string) (codegen.Backend, error) {
 		return codegen.AutoBackend(m)
 	}
 	return codegen.LookupBackend(name)
+}
+
+// otherPackage returns an error if dir holds a Go file, among those the go
+// command would build on this platform, of a package other than pkg (or its
+// external test package pkg_test). A missing dir holds nothing.
+func otherPackage(dir, pkg string) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil // ensureDir reports what is wrong with dir
+	}
+	fset := token.NewFileSet()
+	for _, e := range entries {
+		name := e.Name()
+		if e.IsDir() || !strings.HasSuffix(name, ".go") {
+			continue
+		}
+		if ok, err := build.Default.MatchFile(dir, name); err != nil || !ok {
+			continue
+		}
+		f, err := parser.ParseFile(fset, filepath.Join(dir, name), nil, parser.PackageClauseOnly)
+		if err != nil {
+			continue // not Go the build would see either way
+		}
+		if got := f.Name.Name; got != pkg && got != pkg+"_test" {
+			return fmt.Errorf("--out %s holds package %s (%s): generating package %s there would put two packages in one directory and break the build; choose another --out (--force writes there anyway)",
+				dir, got, name, pkg)
+		}
+	}
+	return nil
 }
 
 // ensureDir creates dir if it does not exist and its parent does.

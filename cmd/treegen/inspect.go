@@ -19,7 +19,7 @@ func (a *app) inspectCmd() *cobra.Command {
 		Short: "Summarise a model, or draw it as Graphviz",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			m, err := ir.Load(args[0])
+			m, err := loadModel(args[0])
 			if err != nil {
 				return err
 			}
@@ -53,10 +53,13 @@ func writeSummary(w io.Writer, m *ir.Model) {
 	row("link", "%s", m.Link)
 	row("aggregation", "%s", m.Aggregation)
 	if m.BaseScore != nil {
-		row("base score", "%v", m.BaseScore)
+		row("base score", "%s", formatNumbers(m.BaseScore))
 	}
 	row("preprocess", "%v", m.Preprocess != nil)
 	row("float32 cmp", "%v", m.Float32Compare)
+	if m.Float32Sum {
+		row("float32 sum", "%v", m.Float32Sum)
+	}
 	kinds := map[ir.NodeKind]int{}
 	minDepth, maxDepth, leaves, latent := -1, 0, 0, 0
 	for i := range m.Trees {
@@ -81,7 +84,7 @@ func writeSummary(w io.Writer, m *ir.Model) {
 		row("latent", "%d trees, read-out over %d values", latent, m.NumFeatures+m.LatentSize())
 	}
 	var parts []string
-	for _, k := range []ir.NodeKind{ir.Axis, ir.Oblique, ir.Soft, ir.Leaf, ir.SoftmaxLeaf} {
+	for _, k := range []ir.NodeKind{ir.Axis, ir.Oblique, ir.Soft, ir.Categorical, ir.Leaf, ir.SoftmaxLeaf} {
 		if kinds[k] > 0 {
 			parts = append(parts, fmt.Sprintf("%s %d", k, kinds[k]))
 		}
@@ -97,6 +100,16 @@ func writeSummary(w io.Writer, m *ir.Model) {
 		}
 	}
 	row("sha256", "%s", hash)
+}
+
+// formatNumbers writes values as "[a b c]", each in the shortest form that
+// reads back exactly, with -0 written 0 (they are equal as base scores).
+func formatNumbers(v []float64) string {
+	parts := make([]string, len(v))
+	for i, x := range v {
+		parts[i] = strconv.FormatFloat(x+0, 'g', -1, 64)
+	}
+	return "[" + strings.Join(parts, " ") + "]"
 }
 
 func quoteAll(s []string) []string {

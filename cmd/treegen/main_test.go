@@ -88,9 +88,9 @@ func TestBadInput(t *testing.T) {
 		{"gen into missing parent", []string{"gen", "--model", model, "--out", filepath.Join(dir, "a", "b"), "--package", "p"},
 			"output directory " + filepath.Join(dir, "a", "b") + " cannot be created: " + filepath.Join(dir, "a") + " does not exist"},
 		{"package not an identifier", []string{"gen", "--model", model, "--out", dir, "--package", "1abc"},
-			`package name "1abc" is not a Go identifier (set --package)`},
+			`--package "1abc": package name "1abc" is not a Go identifier`},
 		{"package is a keyword", []string{"gen", "--model", model, "--out", dir, "--package", "func"},
-			`package name "func" is a Go keyword (set --package)`},
+			`--package "func": package name "func" is a Go keyword`},
 		{"unknown backend", []string{"gen", "--model", model, "--out", dir, "--package", "p", "--backend", "llvm"},
 			`unknown backend "llvm" (known backends: ` + strings.Join(codegen.BackendNames(), ", ") + `, or auto)`},
 		{"bench: unknown backend", []string{"bench", "--model", model, "--data", "testdata/small.tsv", "--backends", "interp,llvm"},
@@ -367,10 +367,10 @@ func TestTrainTELBadInput(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"negative gamma", tel("--gamma", "-1"), "tel: Gamma must be a finite number > 0, got -1"},
-		{"zero gamma", tel("--gamma", "0"), "tel: Gamma is 0: the smooth-step of width 0 is a hard step"},
-		{"depth 0", tel("--depth", "0"), "tel: Depth must be between 1 and 20, got 0"},
-		{"depth 21", tel("--depth", "21"), "tel: Depth must be between 1 and 20, got 21"},
+		{"negative gamma", tel("--gamma", "-1"), "--gamma must be a finite number > 0, got -1"},
+		{"zero gamma", tel("--gamma", "0"), "--gamma must be a finite number > 0, got 0 (the smooth-step of width 0 is a hard step"},
+		{"depth 0", tel("--depth", "0"), "--depth must be between 1 and 20, got 0"},
+		{"depth 21", tel("--depth", "21"), "--depth must be between 1 and 20, got 21"},
 		{"one class", []string{"train", "tel", "--data", oneClass, "--loss", "logistic", "-o", out},
 			"tel: the target has a single class (1) in all 3 rows: nothing to classify"},
 		{"NaN feature", []string{"train", "tel", "--data", withNaN, "-o", out},
@@ -378,7 +378,7 @@ func TestTrainTELBadInput(t *testing.T) {
 		{"empty validation file", tel("--valid", emptyValid), emptyValid + ": no data rows"},
 		{"empty validation split", tel("--valid-fraction", "0.01"), "tel: the validation set has no rows"},
 		{"early stopping without validation", tel("--early-stopping", "3"), "--early-stopping needs validation data"},
-		{"unknown loss", tel("--loss", "hinge"), `tel: unknown loss "hinge"`},
+		{"unknown loss", tel("--loss", "hinge"), `--loss must be logistic, softmax or squarederror, got "hinge"`},
 		{"bad valid fraction", tel("--valid-fraction", "-0.5"), "--valid-fraction must be in [0, 1), got -0.5"},
 	}
 	for _, tc := range tests {

@@ -29,7 +29,6 @@ nothing per prediction.`,
 	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.CompletionOptions.DisableDefaultCmd = true
 	root.AddCommand(a.trainCmd(), a.importCmd(), a.genCmd(), a.predictCmd(), a.evalCmd(), a.checkCmd(), a.benchCmd(), a.inspectCmd(), a.demoCmd())
 	return root
 }

@@ -41,13 +41,18 @@ The model holds soft nodes: the interpreter predicts with it, and
 			if err := f.check(); err != nil {
 				return err
 			}
-			d, err := readData(f.data, f.target, true)
+			if err := checkTELFlags(&o, loss); err != nil {
+				return err
+			}
+			d, err := f.read(f.data)
 			if err != nil {
 				return err
 			}
 			o.Loss = tel.Loss(loss)
 			if loss == "" {
-				o.Loss = inferLoss(d.Y)
+				if o.Loss, err = inferLoss(d); err != nil {
+					return err
+				}
 				fmt.Fprintf(a.stderr, "loss %s (from the target values of %s; --loss to choose)\n", o.Loss, f.data)
 			}
 			d, v, err := splitValidation(d, f, valid, validFraction, o.Loss == tel.SquaredError, o.Seed)
@@ -116,16 +121,53 @@ The model holds soft nodes: the interpreter predicts with it, and
 	return cmd
 }
 
-// inferLoss returns the loss that the target values y suggest: logistic for
-// two distinct values, softmax for up to 1,000 distinct integers, else
-// squared error.
-func inferLoss(y []float64) tel.Loss {
-	labels, _, err := data.Classes(y)
+// checkTELFlags refuses the flag values of "train tel" that the trainer
+// cannot honour, naming the flag.
+func checkTELFlags(o *tel.Options, loss string) error {
+	var lossErr error
+	if loss != "" {
+		lossErr = oneOf("loss", loss, string(tel.Logistic), string(tel.Softmax), string(tel.SquaredError))
+	}
+	return firstError(
+		lossErr,
+		atLeast("trees", o.Trees, 1),
+		intBetween("depth", o.Depth, 1, tel.MaxDepth),
+		gammaHint(positive("gamma", o.Gamma), o.Gamma),
+		atLeast("epochs", o.Epochs, 1),
+		atLeast("batch", o.BatchSize, 1),
+		positive("lr", o.LearningRate),
+		nonNegative("l2", o.L2),
+		atLeast("early-stopping", o.EarlyStopping, 0),
+		atLeast("threads", o.Threads, 0),
+	)
+}
+
+// gammaHint explains why --gamma 0 is refused.
+func gammaHint(err error, gamma float64) error {
+	if err != nil && gamma == 0 {
+		return fmt.Errorf("%v (the smooth-step of width 0 is a hard step, whose gradient is 0 wherever it exists, so the nodes could not learn; 1 is a good start)", err)
+	}
+	return err
+}
+
+// inferLoss returns the loss that the target of d suggests: logistic for
+// two distinct values, softmax for text labels or up to 1,000 distinct
+// integers, else squared error. A target with a single value is an error:
+// there is nothing to classify, and a regression would learn a constant.
+func inferLoss(d *data.Dataset) (tel.Loss, error) {
+	labels, _, err := data.Classes(d.Y)
 	if err != nil {
-		return tel.SquaredError // NaN targets: Train names the row
+		return tel.SquaredError, nil // NaN targets: Train names the row
+	}
+	if len(labels) == 1 {
+		return "", fmt.Errorf("%s: the target has a single value (%s) in all %d rows: nothing to learn (--loss squarederror fits that constant, if that is what you want)",
+			d.Source, d.LabelName(labels[0]), d.Rows)
 	}
 	if len(labels) == 2 {
-		return tel.Logistic
+		return tel.Logistic, nil
+	}
+	if d.Labels != nil {
+		return tel.Softmax, nil
 	}
 	if len(labels) > 2 && len(labels) <= 1000 {
 		integers := true
@@ -133,8 +175,8 @@ func inferLoss(y []float64) tel.Loss {
 			integers = integers && v == math.Trunc(v)
 		}
 		if integers {
-			return tel.Softmax
+			return tel.Softmax, nil
 		}
 	}
-	return tel.SquaredError
+	return tel.SquaredError, nil
 }

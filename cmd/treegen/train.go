@@ -23,6 +23,14 @@ func (a *app) trainCmd() *cobra.Command {
 // commonTrainFlags are the flags every trainer shares.
 type commonTrainFlags struct {
 	data, target, test, out, name string
+	absent                        data.Absent
+	base                          data.IndexBase
+}
+
+// read reads a labelled data file (training, validation or test data) as
+// the flags say.
+func (f *commonTrainFlags) read(path string) (*data.Dataset, error) {
+	return readDataWith(path, data.Options{Target: f.target, RequireTarget: true, Absent: f.absent, IndexBase: f.base})
 }
 
 // register adds the flags to cmd, and scores the model written on the
@@ -33,6 +41,8 @@ func (f *commonTrainFlags) register(a *app, cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.test, "test", "", "optional test data, scored after training")
 	cmd.Flags().StringVarP(&f.out, "out", "o", "", "output model file (IR JSON)")
 	cmd.Flags().StringVar(&f.name, "name", "", "model name (default: the data file's name)")
+	cmd.Flags().Var(&f.absent, "libsvm-absent", absentUsage)
+	cmd.Flags().Var(&f.base, "libsvm-base", baseUsage)
 	cmd.PostRunE = func(cmd *cobra.Command, args []string) error {
 		if f.test == "" {
 			return nil
@@ -41,7 +51,7 @@ func (f *commonTrainFlags) register(a *app, cmd *cobra.Command) {
 		if err != nil {
 			return err
 		}
-		d, err := readData(f.test, f.target, true)
+		d, err := f.read(f.test)
 		if err != nil {
 			return err
 		}
@@ -57,7 +67,7 @@ func splitValidation(d *data.Dataset, f commonTrainFlags, valid string, fraction
 	case valid != "" && fraction > 0:
 		return nil, nil, fmt.Errorf("--valid and --valid-fraction exclude each other")
 	case valid != "":
-		v, err := readData(valid, f.target, true)
+		v, err := f.read(valid)
 		return d, v, err
 	case fraction >= 1 || fraction < 0:
 		return nil, nil, fmt.Errorf("--valid-fraction must be in [0, 1), got %v", fraction)
@@ -100,7 +110,16 @@ func (a *app) trainCartCmd() *cobra.Command {
 				return err
 			}
 			o.Criterion = cart.Criterion(criterion)
-			d, err := readData(f.data, f.target, true)
+			if err := firstError(
+				oneOf("criterion", criterion, string(cart.Gini), string(cart.Entropy), string(cart.MSE)),
+				intBetween("max-depth", o.MaxDepth, 0, ir.MaxDepth),
+				atLeast("min-samples-split", o.MinSamplesSplit, 2),
+				atLeast("min-samples-leaf", o.MinSamplesLeaf, 1),
+				nonNegative("min-impurity-decrease", o.MinImpurityDecrease),
+			); err != nil {
+				return err
+			}
+			d, err := f.read(f.data)
 			if err != nil {
 				return err
 			}
@@ -125,7 +144,7 @@ func (a *app) trainCartCmd() *cobra.Command {
 	}
 	f.register(a, cmd)
 	cmd.Flags().StringVar(&criterion, "criterion", "gini", "split criterion: gini, entropy (classification) or mse (regression)")
-	cmd.Flags().IntVar(&o.MaxDepth, "max-depth", 0, "maximum depth (0: unlimited)")
+	cmd.Flags().IntVar(&o.MaxDepth, "max-depth", 0, fmt.Sprintf("maximum depth, 1 to %d (0: unlimited)", ir.MaxDepth))
 	cmd.Flags().IntVar(&o.MinSamplesSplit, "min-samples-split", 2, "minimum rows in a node to split it")
 	cmd.Flags().IntVar(&o.MinSamplesLeaf, "min-samples-leaf", 1, "minimum rows in each child of a split")
 	cmd.Flags().Float64Var(&o.MinImpurityDecrease, "min-impurity-decrease", 0, "minimum weighted impurity decrease of a split")

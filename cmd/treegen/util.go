@@ -20,7 +20,7 @@ func baseName(path string) string {
 
 // reportScores prints one line of scores of m on d to stderr.
 func (a *app) reportScores(m *ir.Model, path, target, label string, d *data.Dataset) error {
-	s, err := evaluate(m, d)
+	s, err := evaluate(m, d, false)
 	if err != nil {
 		return err
 	}

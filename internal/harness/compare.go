@@ -15,11 +15,22 @@ type Diff struct {
 	Row       int
 	What      string // "margin[k]", "prediction[k]" or "class"
 	Got, Want float64
+	// GotFrom and WantFrom name where Got and Want come from; "" means
+	// "generated" and "interpreter".
+	GotFrom, WantFrom string
 }
 
-// String describes the disagreement in one line.
+// String describes the disagreement in one line, naming the source of each
+// value.
 func (d Diff) String() string {
-	return fmt.Sprintf("row %d: %s = %v (generated), %v (interpreter)", d.Row, d.What, d.Got, d.Want)
+	gotFrom, wantFrom := d.GotFrom, d.WantFrom
+	if gotFrom == "" {
+		gotFrom = "generated"
+	}
+	if wantFrom == "" {
+		wantFrom = "interpreter"
+	}
+	return fmt.Sprintf("row %d: %s = %v (%s), %v (%s)", d.Row, d.What, d.Got, gotFrom, d.Want, wantFrom)
 }
 
 // Compare runs rows through the interpreter for m, in the precision of the
@@ -49,7 +60,7 @@ func Differences(got, want *Result) []Diff {
 				gv = g[i][k]
 			}
 			if !Same(gv, v) || i >= len(g) || k >= len(g[i]) {
-				diffs = append(diffs, Diff{i, fmt.Sprintf("%s[%d]", what, k), gv, v})
+				diffs = append(diffs, Diff{Row: i, What: fmt.Sprintf("%s[%d]", what, k), Got: gv, Want: v})
 			}
 		}
 	}
@@ -63,7 +74,7 @@ func Differences(got, want *Result) []Diff {
 				g = got.Classes[i]
 			}
 			if g != want.Classes[i] {
-				diffs = append(diffs, Diff{i, "class", float64(g), float64(want.Classes[i])})
+				diffs = append(diffs, Diff{Row: i, What: "class", Got: float64(g), Want: float64(want.Classes[i])})
 			}
 		}
 	}

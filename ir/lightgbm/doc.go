@@ -89,7 +89,20 @@
 // outputs are summed in tree order in float64, starting from 0, as LightGBM
 // does; with average_output the aggregation is "mean" (LightGBM divides by
 // the number of iterations). The number of trees must be a whole number of
-// iterations. Linear trees (is_linear=1) are refused.
+// iterations. Linear trees (is_linear=1) are refused. An iteration is a
+// boosting round of num_tree_per_iteration trees: the IR's default round
+// size says so for summed models, and a random forest with several outputs
+// records it in TreesPerRound, so that ir.Model.FirstRounds(n) keeps what
+// LightGBM's num_iteration=n predicts with (with average_output, the mean
+// over the n iterations kept, as LightGBM divides).
+//
+// Leaf indices. The IR nodes are renumbered into pre-order and Zero-missing
+// splits copy subtrees, so the IR leaf index that runtime's PredictLeaves
+// gives is not LightGBM's pred_leaf number: LightGBM numbers the leaves of
+// a tree 0..num_leaves-1 (child c < 0 is leaf -c-1), the IR indexes nodes,
+// and a copied LightGBM leaf has several IR nodes. The IR leaf holds the
+// LightGBM leaf's value (times the sigmoid parameter, when it is not 1); no
+// mapping between the two numberings is provided.
 //
 // The first token of objective= decides the task and link:
 //

@@ -183,6 +183,13 @@ func (p *parser) model(raw *rawModel) (*ir.Model, error) {
 		}
 		m.Trees[i] = ir.Tree{Output: i % k, Nodes: nodes}
 	}
+	// An iteration adds num_tree_per_iteration trees. The IR's default
+	// round size says so already for summed models; random forests
+	// (average_output) with several outputs must state it.
+	if k != m.DefaultTreesPerRound() {
+		m.TreesPerRound = k
+		m.FormatVersion = m.MinFormatVersion()
+	}
 	return m, nil
 }
 

@@ -3,6 +3,7 @@
 // XGBoost itself, bit for bit in float32.
 //
 //	m, err := xgboost.Load("model.json") // or "model.ubj"
+//	m, err = xgboost.LoadWith("model.json", xgboost.Options{AllRounds: true})
 //
 // # Formats
 //
@@ -22,9 +23,35 @@
 // one per output); split_type and the categories_* arrays when present; a
 // checkpoint's {"Config": ..., "Model": ...} wrapper. Fields the conversion
 // does not need (loss_changes, sum_hessian, base_weights, parents,
-// attributes, iteration_indptr, ...) are ignored. Every tree of the file is
-// imported, as XGBoost's Booster.predict uses them all by default, even when
-// attributes.best_iteration records an early stop.
+// attributes other than best_iteration, iteration_indptr, ...) are ignored.
+//
+// # Rounds and early stopping
+//
+// A boosting round adds num_parallel_tree trees per output (num_class,
+// num_target or 1 outputs), output by output, as XGBoost commits them; the
+// dart booster likewise. The IR records that round size in TreesPerRound
+// when its default (ir.Model.DefaultTreesPerRound: one tree per output and
+// round, outputs cycling) would differ, that is for boosted random forests
+// (num_parallel_tree > 1); ordinary models import byte for byte as before
+// the field existed. ir.Model.FirstRounds(n) then keeps the trees of
+// XGBoost's iteration_range=(0, n). A file whose trees are not a whole
+// number of rounds (XGBoost writes none) imports every tree, with the IR's
+// default round size.
+//
+// Early stopping records the best round in learner.attributes.best_iteration
+// (a string such as "51", counting rounds from 0). XGBoost's scikit-learn
+// interface (predict, predict_proba, apply) then predicts with the first
+// best_iteration+1 rounds, its native Booster.predict with all of them. By
+// default (Load, Decode) the import keeps the first best_iteration+1
+// rounds, as the scikit-learn interface predicts; Options.AllRounds
+// (LoadWith, DecodeWith) keeps every tree, as Booster.predict does. Either
+// way, when best_iteration leaves rounds out, the provenance records
+// best_iteration (as written), rounds_saved (the rounds in the file) and
+// rounds_kept; num_trees stays the number of trees in the file. XGBoost 1.x
+// writes best_iteration = the last round even without early stopping: that
+// changes nothing and is not recorded. A best_iteration that is not an
+// integer, is negative or is not less than the number of rounds in the file
+// is an error naming attributes.best_iteration, whatever the options.
 //
 // # Mapping
 //
@@ -33,8 +60,9 @@
 // Float32Compare and Float32Sum are set (tests and margins in float32, in
 // every working precision). Provenance has producer "xgboost" and the params
 // objective, booster, version (when the file has one), base_score (as
-// written), num_parallel_tree, num_trees, and num_class or num_target when
-// there are several outputs.
+// written), num_parallel_tree, num_trees, num_class or num_target when
+// there are several outputs, and best_iteration, rounds_saved and
+// rounds_kept when early stopping left rounds out (see above).
 //
 // Objectives (learner.objective.name):
 //
@@ -78,7 +106,15 @@
 // leaf when left_children[i] == -1; its value is split_conditions[i]. Nodes
 // are renumbered in pre-order (parent, left subtree, right subtree), so that
 // every child comes after its parent; nodes that no path from the root
-// reaches (XGBoost's deleted nodes) are left out. A numerical split
+// reaches (XGBoost's deleted nodes) are left out. So IR node indices are
+// not XGBoost's node ids (those of pred_leaf=True and apply), which XGBoost
+// allocates level by level: the IR index of a node is its position in a
+// pre-order walk of the XGBoost tree from node 0 (left child first), and
+// the two differ as soon as a tree is two levels deep. runtime's
+// PredictLeaves gives IR indices; to compare with pred_leaf, map them
+// through that walk (the tests do, on models trained with early stopping).
+// Categorical splits that hold category 0 add guard nodes and copies (below),
+// shifting the indices further. A numerical split
 // (split_type 0) becomes an "axis" node on split_indices[i] with the
 // threshold split_conditions[i]: left iff value < threshold, both rounded to
 // float32, as XGBoost compares; a missing value goes left iff default_left.

@@ -36,3 +36,24 @@ func Example() {
 	// [60 NaN]: margin 0.200000018
 	// [NaN 1000]: margin -0.300000012
 }
+
+// A model trained with early stopping keeps, by default, the rounds up to
+// its best iteration, as XGBoost's scikit-learn interface predicts;
+// AllRounds keeps them all, as Booster.predict does.
+func ExampleLoadWith() {
+	const file = "testdata/models/connect4_parallel2_early_stop/model.json"
+	best, err := xgboost.Load(file)
+	if err != nil {
+		log.Fatal(err)
+	}
+	all, err := xgboost.LoadWith(file, xgboost.Options{AllRounds: true})
+	if err != nil {
+		log.Fatal(err)
+	}
+	p := best.Provenance.Params
+	fmt.Println("best_iteration", p["best_iteration"], "rounds_saved", p["rounds_saved"], "rounds_kept", p["rounds_kept"])
+	fmt.Println(best.Rounds(), "rounds of", best.RoundSize(), "trees;", all.Rounds(), "rounds with AllRounds")
+	// Output:
+	// best_iteration 9 rounds_saved 14 rounds_kept 10
+	// 10 rounds of 6 trees; 14 rounds with AllRounds
+}

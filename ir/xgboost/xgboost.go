@@ -6,32 +6,56 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/treegen/treegen/ir"
 )
 
+// Options tune the import.
+type Options struct {
+	// AllRounds keeps every tree of the file, as XGBoost's Booster.predict
+	// does. By default, a model that records best_iteration (in
+	// learner.attributes, written by early stopping) keeps its first
+	// best_iteration+1 rounds, as XGBoost's scikit-learn interface
+	// (XGBClassifier.predict, predict_proba, XGBRegressor.predict, apply)
+	// predicts.
+	AllRounds bool
+}
+
 // Load reads an XGBoost model file: JSON (.json) or UBJSON (.ubj, XGBoost
 // 2's default). The format is detected from the content, not from the
 // extension. The model is converted as the package documentation describes
-// and validated; errors name the file and the culprit.
+// and validated; errors name the file and the culprit. It is LoadWith with
+// the default Options: a model that records best_iteration keeps the
+// rounds up to it.
 func Load(path string) (*ir.Model, error) {
+	return LoadWith(path, Options{})
+}
+
+// LoadWith is Load with options.
+func LoadWith(path string, o Options) (*ir.Model, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	return Decode(data, path)
+	return DecodeWith(data, path, o)
 }
 
 // Decode is Load on the bytes of a model file; name (a file name) prefixes
 // every error.
 func Decode(data []byte, name string) (*ir.Model, error) {
+	return DecodeWith(data, name, Options{})
+}
+
+// DecodeWith is Decode with options.
+func DecodeWith(data []byte, name string, o Options) (*ir.Model, error) {
 	root, err := parse(data)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	m, err := convert(root)
+	m, err := convert(root, o)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
@@ -76,6 +100,7 @@ type converter struct {
 	numFeature int
 	dart       bool
 	weights    []float32 // dart: weight_drop, one per tree
+	parallel   int       // num_parallel_tree
 	// params are the provenance's params, gathered as the model is read.
 	params map[string]string
 }
@@ -83,13 +108,13 @@ type converter struct {
 // convert turns the parsed document root into an ir.Model. The parts are
 // read in a fixed order, so that a model with several faults is reported by
 // its first: the version, the booster, the objective, the outputs, the base
-// score, the feature names, then the trees.
-func convert(root *value) (*ir.Model, error) {
+// score, the feature names, the trees, then the rounds (best_iteration).
+func convert(root *value, o Options) (*ir.Model, error) {
 	doc, learner, err := findLearner(root)
 	if err != nil {
 		return nil, err
 	}
-	c := &converter{params: map[string]string{}}
+	c := &converter{params: map[string]string{}, parallel: 1}
 	if err := c.readVersion(doc); err != nil {
 		return nil, err
 	}
@@ -117,6 +142,9 @@ func convert(root *value) (*ir.Model, error) {
 		return nil, err
 	}
 	if err := c.trees(m, model, obj); err != nil {
+		return nil, err
+	}
+	if err := c.rounds(m, learner, o); err != nil {
 		return nil, err
 	}
 	m.Provenance = &ir.Provenance{Producer: "xgboost", Params: c.params}
@@ -373,6 +401,10 @@ func (c *converter) modelParam(model *value, modelPath string) error {
 	if npt < 1 {
 		return errorf(p+".num_parallel_tree", "must be at least 1, got %d", npt)
 	}
+	if npt > 1<<16 {
+		return errorf(p+".num_parallel_tree", "must be at most 65536, got %d", npt)
+	}
+	c.parallel = int(npt)
 	c.params["num_parallel_tree"] = strconv.FormatInt(npt, 10)
 	slv, err := param(gp, p, "size_leaf_vector", 0)
 	if err != nil {
@@ -424,6 +456,64 @@ func (c *converter) trees(m *ir.Model, model *value, obj objective) error {
 		m.Trees[t] = tree
 	}
 	return nil
+}
+
+// rounds groups the trees of m into boosting rounds of num_parallel_tree
+// trees per output (output by output, as XGBoost commits them), records the
+// round size in m.TreesPerRound where the IR's default would differ, and
+// applies learner.attributes.best_iteration unless o.AllRounds.
+func (c *converter) rounds(m *ir.Model, learner *value, o Options) error {
+	const path = "attributes.best_iteration"
+	size := c.parallel * m.NumOutputs
+	n := len(m.Trees)
+	v := learner.field("attributes").field("best_iteration")
+	if n%size != 0 {
+		// Not a file XGBoost writes: its trees are imported as they are,
+		// with the IR's default round size, unless a round must be cut.
+		if v == nil {
+			return nil
+		}
+		return errorf(path, "cannot be applied: the model has %s, not a whole number of rounds of %s (num_parallel_tree %d × %s)", plural(n, "tree"), plural(size, "tree"), c.parallel, plural(m.NumOutputs, "output"))
+	}
+	saved := n / size
+	if v != nil {
+		best, err := integer(v, path, true)
+		if err != nil {
+			return err
+		}
+		if best < 0 || best >= int64(saved) {
+			return errorf(path, "is %d, but the model has %s of %s (best_iteration counts rounds from 0)", best, plural(saved, "round"), plural(size, "tree"))
+		}
+		// XGBoost 1.x records best_iteration = the last round even without
+		// early stopping: such a file imports as if it had none.
+		if int(best)+1 < saved {
+			kept := saved
+			if !o.AllRounds {
+				kept = int(best) + 1
+				m.Trees = slices.Clone(m.Trees[:kept*size])
+			}
+			found := v.str
+			if v.kind != stringKind {
+				found = describe(v)
+			}
+			c.params["best_iteration"] = found
+			c.params["rounds_saved"] = strconv.Itoa(saved)
+			c.params["rounds_kept"] = strconv.Itoa(kept)
+		}
+	}
+	if size != m.DefaultTreesPerRound() {
+		m.TreesPerRound = size
+		m.FormatVersion = m.MinFormatVersion()
+	}
+	return nil
+}
+
+// plural returns "1 tree", "2 trees".
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
 }
 
 // outputsOf describes the outputs of m for an error: "1 output",

@@ -9,6 +9,7 @@ import (
 
 	"github.com/treegen/treegen/data"
 	"github.com/treegen/treegen/ir"
+	"github.com/treegen/treegen/train/internal/trainset"
 )
 
 // Criterion is the impurity measure a tree minimises.
@@ -112,7 +113,8 @@ func (o Options) params(s settings) map[string]string {
 //
 // Train does not modify d. It fails when d has no rows, no features or no
 // target, when a target value is NaN or infinite, when a classification
-// target has a single class, and when an option is invalid.
+// target has a single class, when MSE meets a target of text labels
+// (d.Labels set), and when an option is invalid.
 func Train(d *data.Dataset, opts Options) (*ir.Model, error) {
 	s, err := opts.settings()
 	if err != nil {
@@ -137,6 +139,9 @@ func Train(d *data.Dataset, opts Options) (*ir.Model, error) {
 	b := newBuilder(d, s)
 	tree := ir.Tree{Output: 0}
 	if s.criterion == MSE {
+		if err := trainset.CheckRegression(d, "training"); err != nil {
+			return nil, fmt.Errorf("cart: %w", err)
+		}
 		m.Task = ir.Regression
 		m.NumOutputs = 1
 		b.y = d.Y
@@ -146,12 +151,9 @@ func Train(d *data.Dataset, opts Options) (*ir.Model, error) {
 			return nil, fmt.Errorf("cart: %w", err)
 		}
 		if len(labels) < 2 {
-			return nil, fmt.Errorf("cart: the target has a single class (%s) in all %d rows: nothing to classify", formatLabel(labels[0]), d.Rows)
+			return nil, fmt.Errorf("cart: the target has a single class (%s) in all %d rows: nothing to classify", d.LabelName(labels[0]), d.Rows)
 		}
-		m.ClassNames = make([]string, len(labels))
-		for i, v := range labels {
-			m.ClassNames[i] = formatLabel(v)
-		}
+		m.ClassNames = trainset.ClassNames(d, labels)
 		m.Task = ir.Multiclass
 		m.NumOutputs = len(labels)
 		tree.Output = ir.AllOutputs
@@ -173,8 +175,6 @@ func Train(d *data.Dataset, opts Options) (*ir.Model, error) {
 	}
 	return m, nil
 }
-
-func formatLabel(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 
 // checkData returns an error unless d is a well-formed data set with a
 // finite target.
@@ -209,6 +209,9 @@ func checkData(d *data.Dataset) error {
 	}
 	if math.IsInf(sum, 0) {
 		return errors.New("cart: the target values are too large: their sum overflows float64")
+	}
+	if err := trainset.CheckLabels(d, "training"); err != nil {
+		return fmt.Errorf("cart: %w", err)
 	}
 	return nil
 }

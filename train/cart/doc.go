@@ -86,13 +86,16 @@
 // fraction of the leaf's training rows in the second class, tree output 0)
 // or "multiclass" (C ≥ 3 classes: C outputs, leaves holding the class
 // fractions, tree output -1). The class labels, sorted ascending, are the
-// model's ClassNames, formatted with strconv.FormatFloat(v, 'g', -1, 64). A
-// regression tree has task "regression" and leaves holding the mean target of
-// their training rows. The link is identity and the aggregation sum. Nodes
+// model's ClassNames, named by data.Dataset.LabelName: the text labels of a
+// target column of text (which data.Read sorts in byte order), else the
+// values formatted with strconv.FormatFloat(v, 'g', -1, 64). A regression
+// tree has task "regression" and leaves holding the mean target of their
+// training rows; a target of text labels cannot be one. The link is identity and the aggregation sum. Nodes
 // are numbered in pre-order (a node, its whole left subtree, then its right
 // subtree). The provenance records the producer ("treegen train cart"),
 // every option (defaults filled in) and the data: the base name of its
 // file, its rows and features, and the SHA-256 of the IEEE 754 bits of X
-// then Y, each value as 8 little-endian bytes. Training is deterministic:
+// then Y, each value as 8 little-endian bytes, then of the text labels if
+// there are any (data.Dataset.Fingerprint). Training is deterministic:
 // the same data and options give byte-identical ir.Marshal output.
 package cart

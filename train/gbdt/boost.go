@@ -91,7 +91,7 @@ func newBooster(train, valid *data.Dataset, opts Options, start time.Time) (*boo
 		return nil, err
 	}
 	var validCls []int32
-	if valid != nil && tgt.labels != nil {
+	if valid != nil {
 		if validCls, err = tgt.classesOf(valid); err != nil {
 			return nil, err
 		}
@@ -134,7 +134,7 @@ func newModel(train, valid *data.Dataset, opts Options, s settings, tgt *target)
 			Data:     train.Fingerprint(),
 		},
 	}
-	trainset.Describe(m, tgt.k, tgt.labels)
+	trainset.Describe(m, tgt.k, tgt.names)
 	if baseScoreForTest != nil {
 		m.BaseScore = slices.Clone(baseScoreForTest)
 	}

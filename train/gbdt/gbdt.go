@@ -244,8 +244,10 @@ func (s settings) params() map[string]string {
 // Train does not modify its data sets. It fails, with an error that starts
 // with "gbdt:", when train has no rows, no features or no target, when a
 // target value is NaN or infinite, when Logistic does not see exactly two
-// classes or Softmax a single one, when valid has other columns than train
-// or a class train lacks, and when an option is invalid.
+// classes or Softmax a single one, when SquaredError meets a target of
+// text labels, when valid has other columns than train or a class train
+// lacks (classes are matched by data.Dataset.LabelName), and when an
+// option is invalid.
 func Train(train, valid *data.Dataset, opts Options) (*ir.Model, error) {
 	r, err := boost(train, valid, opts)
 	if err != nil {

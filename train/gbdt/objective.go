@@ -20,17 +20,20 @@ type gradPair struct{ g, h float64 }
 
 // target is the training target in the form an objective needs.
 type target struct {
-	obj    Objective
-	k      int       // margins per row: 1, or the number of classes for Softmax
-	labels []float64 // class values, ascending (classification)
-	y      []float64 // regression target
-	cls    []int32   // class index of every row (classification)
+	obj   Objective
+	k     int       // margins per row: 1, or the number of classes for Softmax
+	names []string  // class names, by class (classification)
+	y     []float64 // regression target
+	cls   []int32   // class index of every row (classification)
 }
 
 // newTarget prepares the target of d for obj.
 func newTarget(d *data.Dataset, obj Objective) (*target, error) {
 	t := &target{obj: obj, k: 1}
 	if obj == SquaredError {
+		if err := trainset.CheckRegression(d, "training"); err != nil {
+			return nil, fmt.Errorf("gbdt: %w", err)
+		}
 		t.y = d.Y
 		return t, nil
 	}
@@ -40,11 +43,11 @@ func newTarget(d *data.Dataset, obj Objective) (*target, error) {
 	}
 	switch {
 	case len(labels) < 2:
-		return nil, fmt.Errorf("gbdt: the target has a single class (%s) in all %d rows: nothing to classify", trainset.Label(labels[0]), d.Rows)
+		return nil, fmt.Errorf("gbdt: the target has a single class (%s) in all %d rows: nothing to classify", d.LabelName(labels[0]), d.Rows)
 	case obj == Logistic && len(labels) > 2:
 		return nil, fmt.Errorf("gbdt: the logistic objective needs two classes, the target has %d: use softmax", len(labels))
 	}
-	t.labels = labels
+	t.names = trainset.ClassNames(d, labels)
 	t.cls = make([]int32, len(index))
 	for r, c := range index {
 		t.cls[r] = int32(c)
@@ -55,17 +58,31 @@ func newTarget(d *data.Dataset, obj Objective) (*target, error) {
 	return t, nil
 }
 
-// classesOf maps the target of a validation set to the training classes.
+// classesOf maps the target of a validation set to the training classes,
+// by name (data.Dataset.LabelName), so that a validation file read on its
+// own, whose text labels index another list, maps correctly. It returns
+// nil for regression, after checking that the target holds numbers.
 func (t *target) classesOf(d *data.Dataset) ([]int32, error) {
-	index := make(map[float64]int32, len(t.labels))
-	for i, v := range t.labels {
-		index[v] = int32(i)
+	if t.names == nil {
+		if err := trainset.CheckRegression(d, "validation"); err != nil {
+			return nil, fmt.Errorf("gbdt: %w", err)
+		}
+		return nil, nil
 	}
+	index := make(map[string]int32, len(t.names))
+	for i, name := range t.names {
+		index[name] = int32(i)
+	}
+	known := make(map[float64]int32) // the class of each target value seen
 	cls := make([]int32, d.Rows)
 	for r, v := range d.Y {
-		c, ok := index[v]
+		c, ok := known[v]
 		if !ok {
-			return nil, fmt.Errorf("gbdt: validation row %d (0-based) has class %s, which the training set lacks", r, trainset.Label(v))
+			name := d.LabelName(v)
+			if c, ok = index[name]; !ok {
+				return nil, fmt.Errorf("gbdt: validation row %d (0-based) has class %s, which the training set lacks", r, name)
+			}
+			known[v] = c
 		}
 		cls[r] = c
 	}

@@ -49,7 +49,11 @@
 //     mean.
 //
 // The classes are the distinct target values in ascending order; the
-// model's ClassNames are strconv.FormatFloat(v, 'g', -1, 64) of them. The
+// model's ClassNames are their data.Dataset.LabelName: the text labels of a
+// target column of text, else strconv.FormatFloat(v, 'g', -1, 64) of the
+// values. A validation set's rows are matched to the classes by that name,
+// so a validation file read on its own, whose text labels index another
+// list, maps correctly. SquaredError refuses a target of text labels. The
 // base score, which is not trained, is the constant model of least loss:
 // the log-odds of the positive class (Logistic), the log-priors of the
 // classes (Softmax), the target mean (SquaredError). The reference

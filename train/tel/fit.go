@@ -336,9 +336,10 @@ func (tr *trainer) meanLoss(margins, y []float64) float64 {
 // with "tel:", when an option is invalid, when train has no rows, no
 // features or no target, when a target value is NaN or infinite, when a
 // classification target has a single class (or Logistic more than two),
-// when a feature value is infinite, or missing without Options.Impute,
-// when valid is empty, has other columns than train or a class train
-// lacks, and when training diverges.
+// when SquaredError meets a target of text labels, when a feature value
+// is infinite, or missing without Options.Impute, when valid is empty, has
+// other columns than train or a class train lacks (classes are matched by
+// data.Dataset.LabelName), and when training diverges.
 func Fit(train, valid *data.Dataset, opts Options) (*Ensemble, error) {
 	start := time.Now()
 	s, err := opts.settings(valid != nil)
@@ -525,7 +526,7 @@ func (en *Ensemble) Model() (*ir.Model, error) {
 		Aggregation:   ir.Sum,
 		Provenance:    &ir.Provenance{Producer: Producer, Params: params, Data: fp},
 	}
-	trainset.Describe(m, tgt.k, tgt.labels)
+	trainset.Describe(m, tgt.k, tgt.names)
 	m.BaseScore = make([]float64, e.k)
 	for j, b := range tgt.base {
 		m.BaseScore[j] = tgt.shift + tgt.scale*b

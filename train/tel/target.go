@@ -12,9 +12,9 @@ import (
 
 // target is the training target in the form a loss needs.
 type target struct {
-	loss   Loss
-	k      int       // outputs: 1, or the number of classes for Softmax
-	labels []float64 // class values, ascending (classification)
+	loss  Loss
+	k     int      // outputs: 1, or the number of classes for Softmax
+	names []string // class names, by class (classification)
 	// base is the internal base score added to the tree sum: the constant
 	// model of least loss for the classification losses, 0 for
 	// SquaredError, whose target is standardised.
@@ -29,6 +29,9 @@ type target struct {
 func newTarget(d *data.Dataset, loss Loss) (*target, error) {
 	t := &target{loss: loss, k: 1, scale: 1}
 	if loss == SquaredError {
+		if err := trainset.CheckRegression(d, "training"); err != nil {
+			return nil, fmt.Errorf("tel: %w", err)
+		}
 		n := float64(d.Rows)
 		s := 0.0
 		for _, v := range d.Y {
@@ -53,11 +56,11 @@ func newTarget(d *data.Dataset, loss Loss) (*target, error) {
 	}
 	switch {
 	case len(labels) < 2:
-		return nil, fmt.Errorf("tel: the target has a single class (%s) in all %d rows: nothing to classify", trainset.Label(labels[0]), d.Rows)
+		return nil, fmt.Errorf("tel: the target has a single class (%s) in all %d rows: nothing to classify", d.LabelName(labels[0]), d.Rows)
 	case loss == Logistic && len(labels) > 2:
 		return nil, fmt.Errorf("tel: the logistic loss needs two classes, the target has %d: use softmax", len(labels))
 	}
-	t.labels = labels
+	t.names = trainset.ClassNames(d, labels)
 	if loss == Softmax {
 		t.k = len(labels)
 	}
@@ -79,19 +82,33 @@ func newTarget(d *data.Dataset, loss Loss) (*target, error) {
 }
 
 // labelsOf returns the target of d as the loss reads it: class indices for
-// classification, standardised values for regression.
+// classification, standardised values for regression. Classes are matched
+// by name (data.Dataset.LabelName), so that a validation file read on its
+// own, whose text labels index another list, maps correctly.
 func (t *target) labelsOf(d *data.Dataset, what string) ([]float64, error) {
 	y := make([]float64, d.Rows)
-	if t.labels == nil {
+	if t.names == nil {
+		if err := trainset.CheckRegression(d, what); err != nil {
+			return nil, fmt.Errorf("tel: %w", err)
+		}
 		for r, v := range d.Y {
 			y[r] = (v - t.shift) / t.scale
 		}
 		return y, nil
 	}
+	index := make(map[string]int, len(t.names))
+	for i, name := range t.names {
+		index[name] = i
+	}
+	known := make(map[float64]int) // the class of each target value seen
 	for r, v := range d.Y {
-		c, found := slices.BinarySearch(t.labels, v)
-		if !found {
-			return nil, fmt.Errorf("tel: %s row %d (0-based) has class %s, which the training set lacks", what, r, trainset.Label(v))
+		c, ok := known[v]
+		if !ok {
+			name := d.LabelName(v)
+			if c, ok = index[name]; !ok {
+				return nil, fmt.Errorf("tel: %s row %d (0-based) has class %s, which the training set lacks", what, r, name)
+			}
+			known[v] = c
 		}
 		y[r] = float64(c)
 	}

@@ -305,7 +305,7 @@ func TestHardLimit(t *testing.T) {
 	const p = 4
 	e := randomEnsemble(rng, 3, 5, p, 1, SmoothStep, 1e-12, 1, true)
 	s := settings{loss: Logistic, trees: 3, depth: 5, gamma: 1e-12, act: SmoothStep, bias: true}
-	tgt := &target{loss: Logistic, k: 1, labels: []float64{0, 1}, base: []float64{0}, scale: 1}
+	tgt := &target{loss: Logistic, k: 1, names: []string{"0", "1"}, base: []float64{0}, scale: 1}
 	st := &standardiser{shift: make([]float64, p), scale: []float64{1, 1, 1, 1}}
 	soft, err := (&Ensemble{e: e, s: s, tgt: tgt, st: st, fp: map[string]string{}}).Model()
 	if err != nil {

@@ -4,4 +4,4 @@
 
 package heart
 
-//go:generate go run github.com/treegen/treegen/cmd/treegen gen --model ../model.json --package heart --out . --omit-version
+//go:generate go tool treegen gen --model ../model.json --package heart --out . --omit-version

@@ -7,7 +7,7 @@ for the categorical models):
     apt-get install python3-xgboost python3-pandas
     /usr/bin/python3 make_models.py
 
-It reads the PMLB datasets in ../../../../shared/datasets and writes, for each
+It reads the PMLB datasets in ../../../testdata/pmlb and writes, for each
 model, a folder models/NAME with
 
     model.json    XGBoost's JSON (save_model("model.json"))
@@ -17,7 +17,7 @@ model, a folder models/NAME with
     pred.csv      XGBoost's predict(), float32 as %.9g (class ids for multi:softmax)
     README.md     what the model is
 
-and ubj/FIXTURE.ubj, UBJSON copies of some shared fixtures; the schema
+and ubj/FIXTURE.ubj, UBJSON copies of some fixtures of ../../../testdata/xgboost; the schema
 variants in schema/ (see schema_variants); base_margins.csv (see
 base_margins); tiny.ubj, XGBoost's UBJSON of the handwritten tiny.json. The
 output is deterministic: running the script again rewrites the same files.
@@ -35,8 +35,8 @@ import pandas as pd
 import xgboost as xgb
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-DATASETS = os.path.join(HERE, "../../../../shared/datasets")
-FIXTURES = os.path.join(HERE, "../../../../shared/fixtures/xgboost")
+DATASETS = os.path.join(HERE, "../../../testdata/pmlb")
+FIXTURES = os.path.join(HERE, "../../../testdata/xgboost")
 MODELS = os.path.join(HERE, "models")
 
 assert xgb.__version__ == "1.7.4", xgb.__version__

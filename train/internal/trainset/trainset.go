@@ -6,7 +6,9 @@ package trainset
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/treegen/treegen/data"
 	"github.com/treegen/treegen/ir"
@@ -40,7 +42,50 @@ func Check(d *data.Dataset, what string) error {
 			return fmt.Errorf("the target of %s row %d (0-based) is infinite (%v)", what, r, v)
 		}
 	}
+	return CheckLabels(d, what)
+}
+
+// CheckLabels returns an error unless the text labels of d, if it has
+// them, are distinct and every target value is the index of one. what
+// names d as for Check.
+func CheckLabels(d *data.Dataset, what string) error {
+	if d.Labels == nil {
+		return nil
+	}
+	seen := make(map[string]bool, len(d.Labels))
+	for _, l := range d.Labels {
+		if seen[l] {
+			return fmt.Errorf("malformed %s set: label %q is listed twice", what, l)
+		}
+		seen[l] = true
+	}
+	for r, v := range d.Y {
+		if !(v >= 0 && v < float64(len(d.Labels))) || v != math.Trunc(v) {
+			return fmt.Errorf("malformed %s set: the target of row %d (0-based) is %v, not the index of one of its %d labels", what, r, v, len(d.Labels))
+		}
+	}
 	return nil
+}
+
+// maxLabelsShown is how many text labels CheckRegression shows.
+const maxLabelsShown = 3
+
+// CheckRegression returns an error when the target of d holds text labels
+// (d.Labels is set), which a regression cannot fit. what names d as for
+// Check.
+func CheckRegression(d *data.Dataset, what string) error {
+	if d.Labels == nil {
+		return nil
+	}
+	shown := make([]string, 0, maxLabelsShown+1)
+	for i, l := range d.Labels {
+		if i == maxLabelsShown {
+			shown = append(shown, "...")
+			break
+		}
+		shown = append(shown, strconv.Quote(l))
+	}
+	return fmt.Errorf("the target column of the %s set holds text labels (%s) and a regression needs numbers", what, strings.Join(shown, ", "))
 }
 
 // CheckValid returns an error unless valid is well formed (Check) and has
@@ -62,18 +107,24 @@ func CheckValid(train, valid *data.Dataset) error {
 	return nil
 }
 
-// Label is the class name of the target value v: the shortest decimal that
-// parses back to v.
-func Label(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+// ClassNames returns the names of the classes of d whose target values
+// are labels (ascending, as data.Classes returns them): d.LabelName of each.
+func ClassNames(d *data.Dataset, labels []float64) []string {
+	names := make([]string, len(labels))
+	for i, v := range labels {
+		names[i] = d.LabelName(v)
+	}
+	return names
+}
 
 // Describe sets the task of a model of k outputs trained on a target whose
-// classes are labels (ascending; nil for regression), the link that goes
-// with the task, its outputs and its class names. The task follows from k
-// and labels: regression (identity link) without labels, binary (sigmoid)
-// for one output, multiclass (softmax) for one output per class.
-func Describe(m *ir.Model, k int, labels []float64) {
+// classes are named names (nil for regression), the link that goes with
+// the task, its outputs and its class names. The task follows from k and
+// names: regression (identity link) without names, binary (sigmoid) for
+// one output, multiclass (softmax) for one output per class.
+func Describe(m *ir.Model, k int, names []string) {
 	switch {
-	case labels == nil:
+	case names == nil:
 		m.Task, m.Link = ir.Regression, ir.Identity
 	case k == 1:
 		m.Task, m.Link = ir.Binary, ir.Sigmoid
@@ -81,10 +132,7 @@ func Describe(m *ir.Model, k int, labels []float64) {
 		m.Task, m.Link = ir.Multiclass, ir.Softmax
 	}
 	m.NumOutputs = k
-	if labels != nil {
-		m.ClassNames = make([]string, len(labels))
-		for i, v := range labels {
-			m.ClassNames[i] = Label(v)
-		}
+	if names != nil {
+		m.ClassNames = slices.Clone(names)
 	}
 }

@@ -25,6 +25,13 @@ func TestCheck(t *testing.T) {
 		{"ragged", mod(func(d *data.Dataset) { d.X = d.X[:3] }), "malformed training set: 3 values for 2 rows of 2 features"},
 		{"NaN target", mod(func(d *data.Dataset) { d.Y[1] = math.NaN() }), "the target of training row 1 (0-based) is missing (NaN)"},
 		{"Inf target", mod(func(d *data.Dataset) { d.Y[0] = math.Inf(-1) }), "the target of training row 0 (0-based) is infinite (-Inf)"},
+		{"labels", mod(func(d *data.Dataset) { d.Labels = []string{"no", "yes"} }), ""},
+		{"label index too large", mod(func(d *data.Dataset) { d.Labels = []string{"no"} }),
+			"malformed training set: the target of row 1 (0-based) is 1, not the index of one of its 1 labels"},
+		{"label index fractional", mod(func(d *data.Dataset) { d.Labels = []string{"a", "b"}; d.Y[0] = 0.5 }),
+			"malformed training set: the target of row 0 (0-based) is 0.5, not the index of one of its 2 labels"},
+		{"label twice", mod(func(d *data.Dataset) { d.Labels = []string{"a", "a"} }),
+			`malformed training set: label "a" is listed twice`},
 	}
 	for _, tc := range tests {
 		err := Check(tc.d, "training")
@@ -39,21 +46,46 @@ func TestCheck(t *testing.T) {
 	}
 }
 
+func TestCheckRegression(t *testing.T) {
+	tests := []struct {
+		labels []string
+		want   string
+	}{
+		{nil, ""},
+		{[]string{"B", "M"}, `the target column of the training set holds text labels ("B", "M") and a regression needs numbers`},
+		{[]string{"a", "b", "c"}, `the target column of the training set holds text labels ("a", "b", "c") and a regression needs numbers`},
+		{[]string{"a", "b", "c", "d"}, `the target column of the training set holds text labels ("a", "b", "c", ...) and a regression needs numbers`},
+	}
+	for _, tc := range tests {
+		err := CheckRegression(&data.Dataset{Labels: tc.labels}, "training")
+		if (err == nil) != (tc.want == "") || (err != nil && err.Error() != tc.want) {
+			t.Errorf("%q: error %v, want %q", tc.labels, err, tc.want)
+		}
+	}
+}
+
 func TestDescribe(t *testing.T) {
 	tests := []struct {
 		task   ir.Task
 		k      int
+		d      *data.Dataset
 		labels []float64
 		link   ir.Link
 		names  []string
 	}{
-		{ir.Regression, 1, nil, ir.Identity, nil},
-		{ir.Binary, 1, []float64{-1, 1}, ir.Sigmoid, []string{"-1", "1"}},
-		{ir.Multiclass, 3, []float64{0, 0.5, 1e21}, ir.Softmax, []string{"0", "0.5", "1e+21"}},
+		{ir.Regression, 1, &data.Dataset{}, nil, ir.Identity, nil},
+		{ir.Binary, 1, &data.Dataset{}, []float64{-1, 1}, ir.Sigmoid, []string{"-1", "1"}},
+		{ir.Binary, 1, &data.Dataset{Labels: []string{"no", "yes"}}, []float64{0, 1}, ir.Sigmoid, []string{"no", "yes"}},
+		{ir.Multiclass, 3, &data.Dataset{}, []float64{0, 0.5, 1e21}, ir.Softmax, []string{"0", "0.5", "1e+21"}},
+		{ir.Multiclass, 2, &data.Dataset{Labels: []string{"a", "b", "c"}}, []float64{0, 2}, ir.Softmax, []string{"a", "c"}},
 	}
 	for _, tc := range tests {
 		var m ir.Model
-		Describe(&m, tc.k, tc.labels)
+		var names []string
+		if tc.labels != nil {
+			names = ClassNames(tc.d, tc.labels)
+		}
+		Describe(&m, tc.k, names)
 		if m.Task != tc.task || m.Link != tc.link || m.NumOutputs != tc.k || len(m.ClassNames) != len(tc.names) {
 			t.Fatalf("%s: %+v", tc.task, m)
 		}
