@@ -1,0 +1,570 @@
+package e2e
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/treegen/treegen/data"
+	"github.com/treegen/treegen/internal/parallel"
+	"github.com/treegen/treegen/ir"
+	"github.com/treegen/treegen/train/internal/trainset"
+)
+
+// unitRows is the number of rows of a unit of work of the parallel
+// passes. Units are fixed by the rows, not by the number of goroutines,
+// and their results are summed in unit order, so that Threads never
+// changes a result.
+const unitRows = 64
+
+// trainer holds the data of a training run.
+type trainer struct {
+	s       settings
+	n, p, k int
+	x       []float64 // standardised training rows, n × p
+	y       []int     // training classes
+	xv      []float64 // standardised validation rows (nil without)
+	yv      []int
+	start   time.Time
+	onEpoch func(EpochInfo)
+}
+
+func (tr *trainer) row(r int) []float64 { return tr.x[r*tr.p : (r+1)*tr.p] }
+
+// gradient writes into g the gradient of -1/|idx| times the Eq. 14
+// objective over the rows idx, with the responsibilities of the current
+// parameters (the E-step, Eq. 10, done row by row).
+func (tr *trainer) gradient(t *tree, idx []int, gamma float64, g []float64, bufs [][]float64, works []*work) {
+	nu := (len(idx) + unitRows - 1) / unitRows
+	scale := -1 / float64(len(idx))
+	parallel.For(nu, tr.s.threads, func(u int) {
+		b, w := bufs[u], works[u]
+		clear(b)
+		for _, r := range idx[u*unitRows : min(len(idx), (u+1)*unitRows)] {
+			x := tr.row(r)
+			t.posterior(x, tr.y[r], gamma, w)
+			t.addGradient(x, gamma, scale, w, b)
+		}
+	})
+	clear(g)
+	for u := range nu {
+		for i, v := range bufs[u] {
+			g[i] += v
+		}
+	}
+}
+
+// updateLeaves runs the E-step (Eq. 10) on rows and sets every leaf's
+// distribution by Eq. 13. A leaf whose responsibilities sum to 0 keeps
+// its distribution. It returns the mean log p(y|x) (Eq. 2) of the rows
+// before the update.
+func (tr *trainer) updateLeaves(t *tree, rows []int, gamma float64) float64 {
+	nn, k := len(t.nodes), t.k
+	stride := nn*(k+1) + 1
+	nu := (len(rows) + unitRows - 1) / unitRows
+	acc := make([]float64, nu*stride)
+	parallel.For(nu, tr.s.threads, func(u int) {
+		a := acc[u*stride : (u+1)*stride]
+		w := t.newWork()
+		for _, r := range rows[u*unitRows : min(len(rows), (u+1)*unitRows)] {
+			y := tr.y[r]
+			a[stride-1] += t.posterior(tr.row(r), y, gamma, w)
+			for i := range t.nodes {
+				if !t.nodes[i].split {
+					a[i*(k+1)+y] += w.h[i]
+					a[i*(k+1)+k] += w.h[i]
+				}
+			}
+		}
+	})
+	tot := make([]float64, stride)
+	for u := range nu {
+		for i, v := range acc[u*stride : (u+1)*stride] {
+			tot[i] += v
+		}
+	}
+	setLeaves(t, tot)
+	return tot[stride-1] / float64(len(rows))
+}
+
+// setLeaves applies Eq. 13 from the sums tot: for leaf i, tot[i(k+1)+c]
+// is Σ_n 1(y_n = c) h_{n,i} and tot[i(k+1)+k] is Σ_n h_{n,i}.
+func setLeaves(t *tree, tot []float64) {
+	k := t.k
+	for i := range t.nodes {
+		nd := &t.nodes[i]
+		den := tot[i*(k+1)+k]
+		if nd.split || !(den > 0) || math.IsInf(den, 0) {
+			continue
+		}
+		for c := range k {
+			nd.pi[c] = tot[i*(k+1)+c] / den
+		}
+	}
+}
+
+// em trains t on rows for epochs EM epochs (§2.3), starting at steepness
+// gamma: every minibatch is one E-step and one Adam step on Eq. 14, every
+// epoch ends with the leaf update of Eq. 13 and γ += Δγ. It returns γ
+// after the last epoch.
+func (tr *trainer) em(t *tree, rows []int, epochs int, gamma float64, rng *rand.Rand, info EpochInfo) float64 {
+	theta := t.flatten()
+	opt := newAdam(len(theta), tr.s.lr)
+	g := make([]float64, len(theta))
+	batch := min(tr.s.batch, len(rows))
+	nu := (batch + unitRows - 1) / unitRows
+	bufs := make([][]float64, nu)
+	works := make([]*work, nu)
+	for u := range nu {
+		bufs[u] = make([]float64, len(theta))
+		works[u] = t.newWork()
+	}
+	order := slices.Clone(rows)
+	info.Rows, info.Epochs = len(rows), epochs
+	for e := 1; e <= epochs; e++ {
+		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+		if len(theta) > 0 {
+			for b := 0; b < len(order); b += batch {
+				tr.gradient(t, order[b:min(len(order), b+batch)], gamma, g, bufs, works)
+				opt.step(theta, g)
+			}
+		}
+		ll := tr.updateLeaves(t, rows, gamma)
+		if tr.onEpoch != nil {
+			info.Epoch, info.Gamma, info.LogLikelihood = e, gamma, ll
+			info.TrainAccuracy, info.ValidAccuracy = math.NaN(), math.NaN()
+			if info.Phase == Finetune {
+				info.TrainAccuracy = t.accuracy(tr.x, tr.y, tr.p)
+				if tr.xv != nil {
+					info.ValidAccuracy = t.accuracy(tr.xv, tr.yv, tr.p)
+				}
+			}
+			info.Elapsed = time.Since(tr.start)
+			tr.onEpoch(info)
+		}
+		gamma += tr.s.deltaGamma
+	}
+	return gamma
+}
+
+// class returns the class a leaf distribution predicts, as the model's
+// interpreter does: for two classes 1 iff π_1 > 0.5, else the first
+// class of largest probability.
+func class(pi []float64) int {
+	if len(pi) == 2 {
+		if pi[1] > 0.5 {
+			return 1
+		}
+		return 0
+	}
+	best := 0
+	for c := 1; c < len(pi); c++ {
+		if pi[c] > pi[best] {
+			best = c
+		}
+	}
+	return best
+}
+
+// accuracy returns the accuracy of t with deterministic routing on the
+// standardised rows x (of p features) with classes y.
+func (t *tree) accuracy(x []float64, y []int, p int) float64 {
+	ok := 0
+	for r, c := range y {
+		leaf, _ := t.route(x[r*p : (r+1)*p])
+		if class(t.nodes[leaf].pi) == c {
+			ok++
+		}
+	}
+	return float64(ok) / float64(len(y))
+}
+
+// pure reports whether all rows have the same class.
+func (tr *trainer) pure(rows []int) bool {
+	for _, r := range rows {
+		if tr.y[r] != tr.y[rows[0]] {
+			return false
+		}
+	}
+	return true
+}
+
+// grow builds a tree with the Greedy algorithm of §2.5: candidate leaves
+// are taken breadth-first with the training rows that deterministic
+// routing sends them; each one that is not pure, has at least MinSamples
+// rows and respects MaxDepth and MaxLeaves is replaced by a stump trained
+// by EM on its rows, if deterministic routing of those rows reaches both
+// of the stump's leaves, at most MaxAttempts times with fresh random
+// directions; otherwise it stays a leaf.
+func (tr *trainer) grow(ti int, rng *rand.Rand, all []int) *tree {
+	s := tr.s
+	freq := make([]float64, tr.k)
+	for _, r := range all {
+		freq[tr.y[r]]++
+	}
+	for c := range freq {
+		freq[c] /= float64(len(all))
+	}
+	t := &tree{p: tr.p, k: tr.k, nodes: []node{{pi: freq}}}
+	type cand struct {
+		node int
+		rows []int
+	}
+	queue := []cand{{0, all}}
+	leaves := 1
+	for len(queue) > 0 {
+		c := queue[0]
+		queue = queue[1:]
+		depth := t.nodes[c.node].depth
+		if depth >= s.depth || leaves >= s.leaves || len(c.rows) < s.minSamples || tr.pure(c.rows) {
+			continue
+		}
+		for attempt := 1; attempt <= s.attempts; attempt++ {
+			sp := newSplit(rng, tr.p, s.featsPerSplit)
+			sp.left, sp.right = 1, 2
+			st := &tree{p: tr.p, k: tr.k, nodes: []node{sp, {pi: uniform(tr.k)}, {pi: uniform(tr.k)}}}
+			tr.em(st, c.rows, s.epochs, Gamma0, rng, EpochInfo{Tree: ti, Phase: Greedy, Node: c.node, Attempt: attempt})
+			var lrows, rrows []int
+			for _, r := range c.rows {
+				if st.nodes[0].hardMargin(tr.row(r)) <= 0 {
+					lrows = append(lrows, r)
+				} else {
+					rrows = append(rrows, r)
+				}
+			}
+			if len(lrows) == 0 || len(rrows) == 0 {
+				continue
+			}
+			l := len(t.nodes)
+			sn := st.nodes[0]
+			sn.left, sn.right, sn.depth, sn.beta = l, l+1, depth, slices.Clone(sn.beta)
+			t.nodes[c.node] = sn
+			t.nodes = append(t.nodes, node{depth: depth + 1, pi: st.nodes[1].pi}, node{depth: depth + 1, pi: st.nodes[2].pi})
+			leaves++
+			queue = append(queue, cand{l, lrows}, cand{l + 1, rrows})
+			break
+		}
+	}
+	return t
+}
+
+// forest is a trained model: the trees and the input standardisation.
+type forest struct {
+	trees        []*tree
+	shift, scale []float64
+	k            int
+	names        []string
+}
+
+// outputs returns the number of model outputs: 1 for two classes (the
+// probability of the second), else one per class.
+func (f *forest) outputs() int {
+	if f.k == 2 {
+		return 1
+	}
+	return f.k
+}
+
+// predict writes the model's predictions for the raw row x into out
+// (len outputs()), computed as the IR interpreter computes them: the
+// standardisation, deterministic routing, and the sum (one tree) or the
+// mean (Eq. 20) of the leaf values.
+func (f *forest) predict(x, out []float64) {
+	xs := make([]float64, len(x))
+	for j, v := range x {
+		xs[j] = (v - f.shift[j]) * f.scale[j]
+	}
+	s := make([]float64, len(out))
+	for _, t := range f.trees {
+		leaf, _ := t.route(xs)
+		pi := t.nodes[leaf].pi
+		if f.k == 2 {
+			s[0] += pi[1]
+		} else {
+			for c := range s {
+				s[c] += pi[c]
+			}
+		}
+	}
+	for c := range out {
+		if len(f.trees) > 1 {
+			out[c] = 0 + s[c]/float64(len(f.trees))
+		} else {
+			out[c] = 0 + s[c]
+		}
+	}
+}
+
+// predictClass returns the class the model predicts for the raw row x, as
+// runtime.Predictor.PredictClass does.
+func (f *forest) predictClass(x []float64) int {
+	out := make([]float64, f.outputs())
+	f.predict(x, out)
+	if f.k == 2 {
+		if out[0] > 0.5 {
+			return 1
+		}
+		return 0
+	}
+	return class(out)
+}
+
+// Train trains an end-to-end deterministic decision tree (E2EDT), or a
+// forest of them (E2EDF) when Options.Trees > 1, on the classification
+// target of train, and returns it as a validated ir.Model of oblique trees
+// (see the package documentation). valid, which may be nil, is only
+// reported on through Options.OnEpoch; its classes are matched to the
+// training set's by name (data.Dataset.LabelName).
+//
+// Train fails for malformed data, a target of a single class, a regression
+// target (non-integer numbers, or more than MaxClasses distinct values),
+// missing (NaN) or infinite feature values, and invalid Options.
+func Train(train, valid *data.Dataset, o Options) (*ir.Model, error) {
+	f, tr, err := fit(train, valid, o)
+	if err != nil {
+		return nil, err
+	}
+	return f.model(tr, o.Name, train, valid)
+}
+
+// fit trains the trees of Train.
+func fit(train, valid *data.Dataset, o Options) (*forest, *trainer, error) {
+	start := time.Now()
+	if err := trainset.Check(train, "training"); err != nil {
+		return nil, nil, fmt.Errorf("e2e: %w", err)
+	}
+	if valid != nil {
+		if err := trainset.CheckValid(train, valid); err != nil {
+			return nil, nil, fmt.Errorf("e2e: %w", err)
+		}
+	}
+	names, y, err := classesOf(train)
+	if err != nil {
+		return nil, nil, err
+	}
+	s, err := o.settings(train.Cols, len(names))
+	if err != nil {
+		return nil, nil, err
+	}
+	shift, scale, err := fitStandardiser(train)
+	if err != nil {
+		return nil, nil, err
+	}
+	tr := &trainer{s: s, n: train.Rows, p: train.Cols, k: len(names), y: y, start: start, onEpoch: o.OnEpoch}
+	if tr.x, err = standardise(train, shift, scale, "training"); err != nil {
+		return nil, nil, err
+	}
+	if valid != nil {
+		if tr.yv, err = labelsOf(valid, names); err != nil {
+			return nil, nil, err
+		}
+		if tr.xv, err = standardise(valid, shift, scale, "validation"); err != nil {
+			return nil, nil, err
+		}
+	}
+	all := make([]int, tr.n)
+	for r := range all {
+		all[r] = r
+	}
+	greedyEnd := Gamma0
+	for range s.epochs {
+		greedyEnd += s.deltaGamma
+	}
+	f := &forest{trees: make([]*tree, s.trees), shift: shift, scale: scale, k: tr.k, names: names}
+	for ti := range s.trees {
+		rng := rand.New(rand.NewPCG(s.seed, 0x9e3779b97f4a7c15+uint64(ti)))
+		t := tr.grow(ti, rng, all)
+		if s.finetune > 0 {
+			tr.em(t, all, s.finetune, greedyEnd, rng, EpochInfo{Tree: ti, Phase: Finetune, Node: -1})
+		}
+		f.trees[ti] = t
+	}
+	return f, tr, nil
+}
+
+// model exports f as a validated ir.Model.
+func (f *forest) model(tr *trainer, name string, train, valid *data.Dataset) (*ir.Model, error) {
+	params := tr.s.params()
+	fp := train.Fingerprint()
+	if valid != nil {
+		for key, v := range valid.Fingerprint() {
+			fp["valid_"+key] = v
+		}
+	}
+	m := &ir.Model{
+		FormatVersion: ir.FormatVersion,
+		Name:          name,
+		NumFeatures:   tr.p,
+		FeatureNames:  slices.Clone(train.Features),
+		Preprocess:    &ir.Affine{Shift: slices.Clone(f.shift), Scale: slices.Clone(f.scale)},
+		NumOutputs:    f.outputs(),
+		ClassNames:    slices.Clone(f.names),
+		Aggregation:   ir.Sum,
+		Link:          ir.Identity,
+		Provenance:    &ir.Provenance{Producer: Producer, Params: params, Data: fp},
+	}
+	if len(f.trees) > 1 {
+		m.Aggregation = ir.Mean
+	}
+	output := 0
+	if f.k == 2 {
+		m.Task = ir.Binary
+	} else {
+		m.Task, output = ir.Multiclass, ir.AllOutputs
+	}
+	splits := 0
+	for _, t := range f.trees {
+		visits := make([]int, len(t.nodes))
+		for r := range tr.n {
+			x := tr.row(r)
+			i := 0
+			for t.nodes[i].split {
+				visits[i]++
+				splits++
+				if t.nodes[i].hardMargin(x) <= 0 {
+					i = t.nodes[i].left
+				} else {
+					i = t.nodes[i].right
+				}
+			}
+			visits[i]++
+		}
+		nodes := make([]ir.Node, len(t.nodes))
+		for i := range t.nodes {
+			nd := &t.nodes[i]
+			if !nd.split {
+				v := slices.Clone(nd.pi)
+				if f.k == 2 {
+					v = []float64{nd.pi[1]}
+				}
+				nodes[i] = ir.Node{Kind: ir.Leaf, Value: v}
+				continue
+			}
+			in := ir.Node{Kind: ir.Oblique, Left: nd.left, Right: nd.right, LessEqual: true,
+				DefaultLeft: visits[nd.left] >= visits[nd.right], Bias: nd.beta[len(nd.feats)]}
+			for j, feat := range nd.feats {
+				if w := nd.beta[j]; w != 0 {
+					in.Indices = append(in.Indices, feat)
+					in.Weights = append(in.Weights, w)
+				}
+			}
+			nodes[i] = in
+		}
+		m.Trees = append(m.Trees, ir.Tree{Output: output, Nodes: nodes})
+	}
+	params["split_evaluations_per_row"] = strconv.FormatFloat(float64(splits)/float64(tr.n), 'g', -1, 64)
+	if err := m.Validate(); err != nil {
+		return nil, fmt.Errorf("e2e: the trained model is invalid (a bug): %w", err)
+	}
+	return m, nil
+}
+
+// classesOf returns the class names of the target of d and every row's
+// class, refusing a target that looks like a regression target.
+func classesOf(d *data.Dataset) ([]string, []int, error) {
+	labels, index, err := data.Classes(d.Y)
+	if err != nil {
+		return nil, nil, fmt.Errorf("e2e: %w", err)
+	}
+	if d.Labels == nil {
+		for _, v := range labels {
+			if v != math.Trunc(v) {
+				return nil, nil, fmt.Errorf("e2e: the target holds the non-integer value %v, a regression target: E2E trees are for classification", v)
+			}
+		}
+	}
+	switch {
+	case len(labels) > MaxClasses:
+		return nil, nil, fmt.Errorf("e2e: the target has %d distinct values (more than %d), a regression target: E2E trees are for classification", len(labels), MaxClasses)
+	case len(labels) < 2:
+		return nil, nil, fmt.Errorf("e2e: the target has a single class (%s) in all %d rows: nothing to classify", d.LabelName(labels[0]), d.Rows)
+	}
+	return trainset.ClassNames(d, labels), index, nil
+}
+
+// labelsOf returns the classes of the rows of d, matched by name to the
+// training classes names.
+func labelsOf(d *data.Dataset, names []string) ([]int, error) {
+	index := make(map[string]int, len(names))
+	for i, name := range names {
+		index[name] = i
+	}
+	y := make([]int, d.Rows)
+	for r, v := range d.Y {
+		c, ok := index[d.LabelName(v)]
+		if !ok {
+			return nil, fmt.Errorf("e2e: validation row %d (0-based) has class %s, which the training set lacks", r, d.LabelName(v))
+		}
+		y[r] = c
+	}
+	return y, nil
+}
+
+// featureName names feature j of d in errors.
+func featureName(d *data.Dataset, j int) string {
+	if d.Features != nil && d.Features[j] != "" {
+		return fmt.Sprintf("%q (column %d)", d.Features[j], j)
+	}
+	return strconv.Itoa(j)
+}
+
+// checkValue refuses a missing or infinite feature value.
+func checkValue(d *data.Dataset, r, j int, v float64, what string) error {
+	switch {
+	case math.IsNaN(v):
+		return fmt.Errorf("e2e: feature %s of %s row %d (0-based) is missing (NaN); E2E trees need every value", featureName(d, j), what, r)
+	case math.IsInf(v, 0):
+		return fmt.Errorf("e2e: feature %s of %s row %d (0-based) is infinite (%v)", featureName(d, j), what, r, v)
+	}
+	return nil
+}
+
+// fitStandardiser returns the training mean (shift) and the inverse of
+// the standard deviation (scale) of every feature of d; a constant
+// feature gets scale 1.
+func fitStandardiser(d *data.Dataset) (shift, scale []float64, err error) {
+	p, n := d.Cols, float64(d.Rows)
+	shift, scale = make([]float64, p), make([]float64, p)
+	for r := range d.Rows {
+		for j, v := range d.Row(r) {
+			if err := checkValue(d, r, j, v, "training"); err != nil {
+				return nil, nil, err
+			}
+			shift[j] += v
+		}
+	}
+	for j := range shift {
+		shift[j] /= n
+	}
+	ss := make([]float64, p)
+	for r := range d.Rows {
+		for j, v := range d.Row(r) {
+			ss[j] += (v - shift[j]) * (v - shift[j])
+		}
+	}
+	for j := range ss {
+		scale[j] = 1
+		if sd := math.Sqrt(ss[j] / n); sd > 0 && finite(1/sd) {
+			scale[j] = 1 / sd
+		}
+	}
+	return shift, scale, nil
+}
+
+// standardise returns the rows of d mapped by x' = (x - shift)·scale, the
+// model's Preprocess.
+func standardise(d *data.Dataset, shift, scale []float64, what string) ([]float64, error) {
+	x := make([]float64, len(d.X))
+	for r := range d.Rows {
+		for j, v := range d.Row(r) {
+			if err := checkValue(d, r, j, v, what); err != nil {
+				return nil, err
+			}
+			x[r*d.Cols+j] = (v - shift[j]) * scale[j]
+		}
+	}
+	return x, nil
+}
