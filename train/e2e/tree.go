@@ -52,7 +52,7 @@ func (nd *node) hardMargin(x []float64) float64 {
 	m := w[len(nd.feats)]
 	for j, f := range nd.feats {
 		if w[j] != 0 {
-			m += w[j] * x[f]
+			m += float64(w[j] * x[f]) // the conversion forbids a fused multiply-add, as in the IR
 		}
 	}
 	return m
@@ -79,6 +79,8 @@ func (t *tree) route(x []float64) (leaf, splits int) {
 // per node.
 type work struct {
 	f  []float64 // split margins f_i
+	sr []float64 // splits: σ(γ f_i), the probability of going right (Eqs. 3, 5)
+	sl []float64 // splits: σ(-γ f_i) = 1 - σ(γ f_i), without cancellation
 	lm []float64 // log μ of the node: the log of the probability to reach it (Eq. 1)
 	h  []float64 // leaves: responsibilities h_ℓ (Eq. 10); splits: their subtree sums
 	a  []float64 // leaves: log((π_ℓ)_y μ_ℓ)
@@ -86,14 +88,17 @@ type work struct {
 
 func (t *tree) newWork() *work {
 	n := len(t.nodes)
-	return &work{f: make([]float64, n), lm: make([]float64, n), h: make([]float64, n), a: make([]float64, n)}
+	return &work{f: make([]float64, n), sr: make([]float64, n), sl: make([]float64, n), lm: make([]float64, n), h: make([]float64, n), a: make([]float64, n)}
 }
 
 // paths computes the margins f_i of every split and the log path
 // probabilities log μ of every node (Eq. 1 with s = σ_γ, Eqs. 3 and 5):
 // the right child of split i multiplies by σ(γ f_i), the left one by
-// 1 - σ(γ f_i) = σ(-γ f_i). Logs are computed with logSigmoid, so that
-// saturated splits give finite values.
+// 1 - σ(γ f_i) = σ(-γ f_i). Both logs come from one exponential and one
+// logarithm, e = exp(-|z|) and log1p(e): log σ(z) = -(max(-z, 0) +
+// log1p(e)) and log σ(-z) = -(max(z, 0) + log1p(e)), finite for saturated
+// splits (as logSigmoid); σ(z) and σ(-z), 1/(1+e) and e/(1+e) in some
+// order, are kept in w.sr and w.sl for the gradient.
 func (t *tree) paths(x []float64, gamma float64, w *work) {
 	w.lm[0] = 0
 	for i := range t.nodes {
@@ -104,8 +109,16 @@ func (t *tree) paths(x []float64, gamma float64, w *work) {
 		f := nd.margin(x)
 		w.f[i] = f
 		z := gamma * f
-		w.lm[nd.left] = w.lm[i] + logSigmoid(-z)
-		w.lm[nd.right] = w.lm[i] + logSigmoid(z)
+		e := math.Exp(-math.Abs(z))
+		l := math.Log1p(e)
+		w.lm[nd.left] = w.lm[i] - (math.Max(z, 0) + l)
+		w.lm[nd.right] = w.lm[i] - (math.Max(-z, 0) + l)
+		big, small := 1/(1+e), e/(1+e)
+		if z >= 0 {
+			w.sr[i], w.sl[i] = big, small
+		} else {
+			w.sr[i], w.sl[i] = small, big
+		}
 	}
 }
 
@@ -183,8 +196,7 @@ func (t *tree) addGradient(x []float64, gamma, scale float64, w *work, g []float
 		}
 		hl, hr := w.h[nd.left], w.h[nd.right]
 		w.h[i] = hl + hr
-		z := gamma * w.f[i]
-		d := gamma * (hr*math.Exp(logSigmoid(-z)) - hl*math.Exp(logSigmoid(z))) * scale
+		d := gamma * (hr*w.sl[i] - hl*w.sr[i]) * scale
 		if d == 0 {
 			continue
 		}
