@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -159,6 +160,9 @@ func integers(v []float64) bool {
 func splitEvaluations(m *ir.Model) string {
 	if m.Provenance != nil {
 		if s, ok := m.Provenance.Params["split_evaluations_per_row"]; ok {
+			if v, err := strconv.ParseFloat(s, 64); err == nil {
+				return strconv.FormatFloat(v, 'f', 1, 64)
+			}
 			return s
 		}
 	}
