@@ -1,6 +1,6 @@
 // Package e2e trains end-to-end learned deterministic decision trees
 // (E2EDT) and forests of them (E2EDF), after Hehn, Kooij and Hamprecht,
-// "End-to-end learning of deterministic decision trees" (IJCV 2020), and
+// "End-to-End Learning of Decision Trees and Forests" (IJCV 2020), and
 // returns them as an [ir.Model] of oblique trees.
 //
 //	d, err := data.ReadFile("twonorm.tsv.gz", data.Options{RequireTarget: true})
