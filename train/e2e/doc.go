@@ -40,6 +40,14 @@
 // sphere and bias 0, two uniform leaves) is trained on its rows by EM for
 // Epochs epochs from γ₀ = 1 (Gamma0), and kept if deterministic routing
 // sends rows to both of its leaves; up to MaxAttempts stumps are tried.
+//
+// Two choices differ from the paper's description, for data sets smaller
+// than its (tens of thousands of rows). A stump's bias starts so that its
+// plane passes through the mean of the node's rows, not at 0 (which puts
+// the plane of a deep node through the mean of the whole training set,
+// often far from the node's rows). And an EM run takes at least 10 Adam
+// steps per epoch (minibatches of at least 32 rows): with BatchSize 1000,
+// an epoch on a few hundred rows would be a single step of 0.001.
 // Then the whole tree is finetuned jointly by EM on all rows for
 // FinetuneEpochs epochs, continuing the annealing from the steepness the
 // stumps reached, γ₀ + Epochs·Δγ, up to the "final_gamma" of the

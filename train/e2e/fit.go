@@ -25,6 +25,15 @@ const unitRows = 64
 // tree of depth 10 over 26 classes, 28,000 numbers).
 const leafUnitRows = 1024
 
+// An EM run takes at least minSteps Adam steps per epoch, with minibatches
+// of at least minBatch rows: BatchSize (1000) is the paper's, for data
+// sets of tens of thousands of rows; on the few hundred rows of a small
+// data set, or of a deep node, it would make an epoch a single step.
+const (
+	minSteps = 10
+	minBatch = 32
+)
+
 // trainer holds the data of a training run.
 type trainer struct {
 	s       settings
@@ -119,7 +128,7 @@ func (tr *trainer) em(t *tree, rows []int, epochs int, gamma float64, rng *rand.
 	theta := t.flatten()
 	opt := newAdam(len(theta), tr.s.lr)
 	g := make([]float64, len(theta))
-	batch := min(tr.s.batch, len(rows))
+	batch := min(tr.s.batch, max(minBatch, (len(rows)+minSteps-1)/minSteps), len(rows))
 	nu := (batch + unitRows - 1) / unitRows
 	bufs := make([][]float64, nu)
 	works := make([]*work, nu)
@@ -187,6 +196,24 @@ func (t *tree) accuracy(x []float64, y []int, p int) float64 {
 	return float64(ok) / float64(len(y))
 }
 
+// centre sets the bias of the new split sp so that its hyperplane passes
+// through the mean of rows (in standardised coordinates): b = -w·mean.
+// With the bias at 0, as the paper initialises it, the plane of a deep
+// node passes through the mean of the whole training set, often far from
+// the node's rows, and Adam's small steps (0.001) take hundreds of
+// minibatches to bring it to them.
+func (tr *trainer) centre(sp *node, rows []int) {
+	b := 0.0
+	for j, f := range sp.feats {
+		m := 0.0
+		for _, r := range rows {
+			m += tr.x[r*tr.p+f]
+		}
+		b -= sp.beta[j] * (m / float64(len(rows)))
+	}
+	sp.beta[len(sp.feats)] = b
+}
+
 // pure reports whether all rows have the same class.
 func (tr *trainer) pure(rows []int) bool {
 	for _, r := range rows {
@@ -229,6 +256,7 @@ func (tr *trainer) grow(ti int, rng *rand.Rand, all []int) *tree {
 		}
 		for attempt := 1; attempt <= s.attempts; attempt++ {
 			sp := newSplit(rng, tr.p, s.featsPerSplit)
+			tr.centre(&sp, c.rows)
 			sp.left, sp.right = 1, 2
 			st := &tree{p: tr.p, k: tr.k, nodes: []node{sp, {pi: uniform(tr.k)}, {pi: uniform(tr.k)}}}
 			tr.em(st, c.rows, s.epochs, Gamma0, rng, EpochInfo{Tree: ti, Phase: Greedy, Node: c.node, Attempt: attempt})
