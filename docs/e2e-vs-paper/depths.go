@@ -28,6 +28,7 @@ import (
 type depthsSettings struct {
 	common
 	only, depthsText, gridText string
+	name                       string // of the output files: NAME.csv, NAME.png
 	depths, grid               []int
 	epochs, finetune           int
 	deltaGamma                 float64
@@ -66,6 +67,7 @@ func runDepths(args []string) error {
 	fs.StringVar(&s.gridText, "epochs-grid", "", "tune the greedy epochs over this list on the validation part (the paper: 20,35,50,65; empty: -epochs, no tuning)")
 	fs.Float64Var(&s.deltaGamma, "delta-gamma", 0.1, "Δγ, the steepness added after every epoch")
 	fs.IntVar(&s.workers, "workers", 1, "units (data set × depth) trained in parallel")
+	fs.StringVar(&s.name, "name", "e2e-depths", "base name of the output files (NAME.csv, NAME.png)")
 	fs.BoolVar(&s.greedy, "greedy", false, "also train the greedy tree alone (no finetuning) and report its accuracy")
 	if err := s.parse(fs, "depths", args); err != nil {
 		return err
@@ -151,7 +153,7 @@ func runDepths(args []string) error {
 						done, len(units), time.Since(start).Seconds(), r.name, r.depth, r.e2eTest, greedy, r.e2eTrain, r.cartTest, r.cartTrain,
 						r.splitsPerRow, r.splitNodes, r.epochs, r.finetune, r.seconds, r.unitSeconds)
 					sortDepthResults(results, order)
-					if err := writeCSV(s.out, "e2e-depths.csv", depthsTable(results, -1)); err != nil {
+					if err := writeCSV(s.out, s.name+".csv", depthsTable(results, -1)); err != nil {
 						failures = append(failures, err)
 					}
 				}
@@ -171,7 +173,7 @@ func runDepths(args []string) error {
 	if s.check && checkErr == nil {
 		checked = 1
 	}
-	if err := writeCSV(s.out, "e2e-depths.csv", depthsTable(results, checked)); err != nil {
+	if err := writeCSV(s.out, s.name+".csv", depthsTable(results, checked)); err != nil {
 		failures = append(failures, err)
 	}
 	if err := drawDepths(&s, results); err != nil {
@@ -427,5 +429,5 @@ func drawDepths(s *depthsSettings, rs []depthResult) error {
 	if err := plotutil.AddLinePoints(p, lines...); err != nil {
 		return err
 	}
-	return p.Save(16*vg.Centimeter, 11*vg.Centimeter, filepath.Join(s.out, "e2e-depths.png"))
+	return p.Save(16*vg.Centimeter, 11*vg.Centimeter, filepath.Join(s.out, s.name+".png"))
 }

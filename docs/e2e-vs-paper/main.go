@@ -190,6 +190,7 @@ subcommands:
   depths     Figure 2: E2EDT against CART, per data set and depth
   annealing  Table 1: E2EDF on letter with Δγ = 0 and Δγ = 0.1
   forest     Figure 6: E2EDF on letter with T trees; split counts; the γ gap
+  split      write the 80/20 split of a data set, for random_forest.py
 
 run "go run ./docs/e2e-vs-paper SUBCOMMAND -h" for its flags
 `
@@ -207,6 +208,8 @@ func main() {
 		err = runAnnealing(os.Args[2:])
 	case "forest":
 		err = runForest(os.Args[2:])
+	case "split":
+		err = runSplit(os.Args[2:])
 	case "-h", "-help", "--help", "help":
 		fmt.Print(usage)
 		return
@@ -588,4 +591,46 @@ func shortGamma(text string) string {
 		return text
 	}
 	return strconv.FormatFloat(v, 'g', 4, 64)
+}
+
+// runSplit writes the rows of the 80/20 split that every subcommand makes
+// of a data set (0-based data rows of its file, one per line) to
+// NAME-train.txt and NAME-test.txt in -out, so that random_forest.py
+// trains scikit-learn on the very rows E2EDF trains on.
+func runSplit(args []string) error {
+	var s common
+	var name string
+	fs := flag.NewFlagSet("split", flag.ContinueOnError)
+	s.register(fs, 0)
+	fs.StringVar(&name, "dataset", "letter", "data set")
+	if err := s.parse(fs, "split", args); err != nil {
+		return err
+	}
+	if s.out == "" {
+		return errors.New("-out is empty: nowhere to write the split")
+	}
+	st, err := load(s.dir, name)
+	if err != nil {
+		return err
+	}
+	p := split(st, s.seed, s.maxTrain)
+	for _, pr := range []struct {
+		part string
+		rows []int
+	}{{"train", p.train}, {"test", p.test}} {
+		part, rows := pr.part, pr.rows
+		var b strings.Builder
+		for _, r := range rows {
+			fmt.Fprintln(&b, r)
+		}
+		path := filepath.Join(s.out, name+"-"+part+".txt")
+		if err := atomicfile.Write(path, 0o644, func(w io.Writer) error {
+			_, err := io.WriteString(w, b.String())
+			return err
+		}); err != nil {
+			return err
+		}
+		fmt.Fprintf(os.Stderr, "wrote %s: %d rows\n", path, len(rows))
+	}
+	return nil
 }
