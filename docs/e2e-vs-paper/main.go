@@ -1,7 +1,7 @@
 // Command e2e-vs-paper checks the end-to-end learned deterministic
 // decision trees and forests of train/e2e against three claims of Hehn,
-// Kooij and Hamprecht, "End-to-end learning of deterministic decision trees
-// and forests" (IJCV 2020): Figure 2 (§3.1, a single E2EDT tree against
+// Kooij and Hamprecht, "End-to-End Learning of Decision Trees and Forests"
+// (IJCV 2020): Figure 2 (§3.1, a single E2EDT tree against
 // greedy axis-aligned trees at depths 2 to 10), Table 1 (§3.5, steepness
 // annealing Δγ = 0.1 against Δγ = 0 in a forest on Letter) and Figure 6
 // (§3.6, accuracy against split evaluations of forests of T trees on
@@ -28,8 +28,9 @@
 // (a stratified subsample, seed -seed): a deviation from the protocol for
 // quick runs, which the summary then names. So are -batch and
 // -learning-rate, which change E2E's minibatch (1000 rows) and Adam step
-// size (0.001), the paper's settings and the package defaults: on a small
-// data set a minibatch of 1000 rows makes an epoch a single Adam step.
+// size (0.001), the paper's settings and the package defaults (which
+// take at least 10 Adam steps per epoch on fewer than 10,000 rows; see
+// train/e2e's documentation).
 // annealing and forest also take -dataset (letter), -depth (10), -features
 // (8) and -finetune-factor (3: finetuning epochs per greedy epoch).
 //
