@@ -149,11 +149,12 @@ func (tr *trainer) em(t *tree, rows []int, epochs int, gamma float64, rng *rand.
 		ll := tr.updateLeaves(t, rows, gamma)
 		if tr.onEpoch != nil {
 			info.Epoch, info.Gamma, info.LogLikelihood = e, gamma, ll
-			info.TrainAccuracy, info.ValidAccuracy = math.NaN(), math.NaN()
+			info.TrainAccuracy, info.ValidAccuracy, info.ValidProbAccuracy = math.NaN(), math.NaN(), math.NaN()
 			if info.Phase == Finetune {
 				info.TrainAccuracy = t.accuracy(tr.x, tr.y, tr.p)
 				if tr.xv != nil {
 					info.ValidAccuracy = t.accuracy(tr.xv, tr.yv, tr.p)
+					info.ValidProbAccuracy = t.probAccuracy(tr.xv, tr.yv, tr.p, gamma)
 				}
 			}
 			info.Elapsed = time.Since(tr.start)
@@ -190,6 +191,31 @@ func (t *tree) accuracy(x []float64, y []int, p int) float64 {
 	for r, c := range y {
 		leaf, _ := t.route(x[r*p : (r+1)*p])
 		if class(t.nodes[leaf].pi) == c {
+			ok++
+		}
+	}
+	return float64(ok) / float64(len(y))
+}
+
+// probAccuracy returns the share of the rows x (of p features) with
+// classes y that the probabilistic tree at steepness gamma classifies
+// right: the class of largest p(y|x) = Σ_ℓ (π_ℓ)_y μ_ℓ(x) (Eq. 2).
+func (t *tree) probAccuracy(x []float64, y []int, p int, gamma float64) float64 {
+	w := t.newWork()
+	score := make([]float64, t.k)
+	ok := 0
+	for r, c := range y {
+		t.paths(x[r*p:(r+1)*p], gamma, w)
+		clear(score)
+		for i := range t.nodes {
+			if nd := &t.nodes[i]; !nd.split {
+				mu := math.Exp(w.lm[i])
+				for k, v := range nd.pi {
+					score[k] += v * mu
+				}
+			}
+		}
+		if class(score) == c {
 			ok++
 		}
 	}

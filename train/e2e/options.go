@@ -125,6 +125,10 @@ type EpochInfo struct {
 	// tree with deterministic routing on the training and the validation
 	// set; NaN in Greedy and, for ValidAccuracy, without a validation set.
 	TrainAccuracy, ValidAccuracy float64
+	// ValidProbAccuracy is, in Finetune with a validation set, the accuracy
+	// of the probabilistic tree (Eq. 2, steepness Gamma) on the validation
+	// set, whose gap to ValidAccuracy annealing closes; NaN otherwise.
+	ValidProbAccuracy float64
 	// Elapsed is the time since training started.
 	Elapsed time.Duration
 }
