@@ -16,6 +16,8 @@ func TestTrainE2E(t *testing.T) {
 	if !strings.Contains(stderr, "trained 1 oblique tree on 456 rows") || !strings.Contains(stderr, "valid (validation, 113 rows): accuracy") {
 		t.Fatalf("stderr:\n%s", stderr)
 	}
+	nan := writeFile(t, dir, "nan.csv", "a,b,target\n1,2,0\nNA,4,1\n5,6,0\n7,8,1\n2,NA,0\n6,5,1\n")
+	succeeds(t, "train", "e2e", "--quiet", "--impute", "--depth", "2", "--data", nan, "-o", filepath.Join(dir, "imputed.json"))
 	out, _ := succeeds(t, "inspect", model)
 	if !strings.Contains(out, "oblique") || !strings.Contains(out, "producer     treegen train e2e") {
 		t.Errorf("inspect:\n%s", out)
@@ -40,7 +42,7 @@ func TestTrainE2EBadInput(t *testing.T) {
 		{"features above p", []string{"--data", bcw, "--forest", "--trees", "2", "--features", "31"}, "--features 31: " + bcw + " has only 30 features"},
 		{"trees without forest", []string{"--data", bcw, "--trees", "3"}, "--trees and --features are options of a forest: add --forest"},
 		{"one class", []string{"--data", one}, "single class"},
-		{"missing value", []string{"--data", nan}, "missing"},
+		{"missing value", []string{"--data", nan}, "is missing (NaN); use --impute to replace missing values by the training mean"},
 		{"regression target", []string{"--data", reg}, "E2E trees are for classification"},
 		{"zero lr", []string{"--data", bcw, "--lr", "0"}, "--lr must be a finite number > 0, got 0"},
 	}

@@ -371,3 +371,28 @@ func TestOptions(t *testing.T) {
 		})
 	}
 }
+
+// TestImpute: a missing value is an error, or with Impute the training
+// mean; the exported model sends it to the side more rows reached.
+func TestImpute(t *testing.T) {
+	d := &data.Dataset{
+		Features: []string{"a", "b"},
+		X:        []float64{0, 1, 1, math.NaN(), 2, 1, 3, 0, math.NaN(), 2, 5, 1, 6, 0, 7, 2},
+		Y:        []float64{0, 0, 0, 0, 1, 1, 1, 1},
+		Rows:     8, Cols: 2,
+	}
+	if _, err := Train(d, nil, Options{MaxDepth: 2}); err == nil || !strings.Contains(err.Error(), "is missing (NaN); set Options.Impute") {
+		t.Fatalf("without Impute: %v", err)
+	}
+	m, err := Train(d, nil, Options{MaxDepth: 2, Impute: true, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Provenance.Params["impute"] != "true" {
+		t.Errorf("provenance %v", m.Provenance.Params)
+	}
+	// The mean of a over its 7 values, not over 8 with a NaN.
+	if want := (0 + 1 + 2 + 3 + 5 + 6 + 7) / 7.0; m.Preprocess.Shift[0] != want {
+		t.Errorf("shift of a = %v, want %v", m.Preprocess.Shift[0], want)
+	}
+}

@@ -408,19 +408,19 @@ func fit(train, valid *data.Dataset, o Options) (*forest, *trainer, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	shift, scale, err := fitStandardiser(train)
+	shift, scale, err := fitStandardiser(train, s.impute)
 	if err != nil {
 		return nil, nil, err
 	}
 	tr := &trainer{s: s, n: train.Rows, p: train.Cols, k: len(names), y: y, start: start, onEpoch: o.OnEpoch}
-	if tr.x, err = standardise(train, shift, scale, "training"); err != nil {
+	if tr.x, err = standardise(train, shift, scale, "training", s.impute); err != nil {
 		return nil, nil, err
 	}
 	if valid != nil {
 		if tr.yv, err = labelsOf(valid, names); err != nil {
 			return nil, nil, err
 		}
-		if tr.xv, err = standardise(valid, shift, scale, "validation"); err != nil {
+		if tr.xv, err = standardise(valid, shift, scale, "validation", s.impute); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -571,10 +571,10 @@ func featureName(d *data.Dataset, j int) string {
 }
 
 // checkValue refuses a missing or infinite feature value.
-func checkValue(d *data.Dataset, r, j int, v float64, what string) error {
+func checkValue(d *data.Dataset, r, j int, v float64, what string, impute bool) error {
 	switch {
-	case math.IsNaN(v):
-		return fmt.Errorf("e2e: feature %s of %s row %d (0-based) is missing (NaN); E2E trees need every value", featureName(d, j), what, r)
+	case math.IsNaN(v) && !impute:
+		return fmt.Errorf("e2e: feature %s of %s row %d (0-based) is missing (NaN); set Options.Impute to replace missing values by the training mean", featureName(d, j), what, r)
 	case math.IsInf(v, 0):
 		return fmt.Errorf("e2e: feature %s of %s row %d (0-based) is infinite (%v)", featureName(d, j), what, r, v)
 	}
@@ -582,31 +582,40 @@ func checkValue(d *data.Dataset, r, j int, v float64, what string) error {
 }
 
 // fitStandardiser returns the training mean (shift) and the inverse of
-// the standard deviation (scale) of every feature of d; a constant
-// feature gets scale 1.
-func fitStandardiser(d *data.Dataset) (shift, scale []float64, err error) {
-	p, n := d.Cols, float64(d.Rows)
+// the standard deviation (scale) of every feature of d, over its values
+// that are not missing (with impute; without, a missing value is an
+// error); a constant feature, or one without values, gets scale 1.
+func fitStandardiser(d *data.Dataset, impute bool) (shift, scale []float64, err error) {
+	p := d.Cols
 	shift, scale = make([]float64, p), make([]float64, p)
+	count := make([]float64, p)
 	for r := range d.Rows {
 		for j, v := range d.Row(r) {
-			if err := checkValue(d, r, j, v, "training"); err != nil {
+			if err := checkValue(d, r, j, v, "training", impute); err != nil {
 				return nil, nil, err
 			}
-			shift[j] += v
+			if !math.IsNaN(v) {
+				shift[j] += v
+				count[j]++
+			}
 		}
 	}
 	for j := range shift {
-		shift[j] /= n
+		if count[j] > 0 {
+			shift[j] /= count[j]
+		}
 	}
 	ss := make([]float64, p)
 	for r := range d.Rows {
 		for j, v := range d.Row(r) {
-			ss[j] += (v - shift[j]) * (v - shift[j])
+			if !math.IsNaN(v) {
+				ss[j] += (v - shift[j]) * (v - shift[j])
+			}
 		}
 	}
 	for j := range ss {
 		scale[j] = 1
-		if sd := math.Sqrt(ss[j] / n); sd > 0 && finite(1/sd) {
+		if sd := math.Sqrt(ss[j] / max(count[j], 1)); sd > 0 && finite(1/sd) {
 			scale[j] = 1 / sd
 		}
 	}
@@ -615,12 +624,15 @@ func fitStandardiser(d *data.Dataset) (shift, scale []float64, err error) {
 
 // standardise returns the rows of d mapped by x' = (x - shift)·scale, the
 // model's Preprocess.
-func standardise(d *data.Dataset, shift, scale []float64, what string) ([]float64, error) {
+func standardise(d *data.Dataset, shift, scale []float64, what string, impute bool) ([]float64, error) {
 	x := make([]float64, len(d.X))
 	for r := range d.Rows {
 		for j, v := range d.Row(r) {
-			if err := checkValue(d, r, j, v, what); err != nil {
+			if err := checkValue(d, r, j, v, what, impute); err != nil {
 				return nil, err
+			}
+			if math.IsNaN(v) {
+				continue // imputed: the training mean, x' = 0
 			}
 			x[r*d.Cols+j] = (v - shift[j]) * scale[j]
 		}

@@ -83,6 +83,13 @@ type Options struct {
 	// LearningRate is Adam's step size α; 0 means DefaultLearningRate.
 	LearningRate float64
 
+	// Impute replaces a missing feature value (NaN) of the training and
+	// validation rows by the training mean of its feature; without it a
+	// missing value is an error. The exported model has no imputation: a
+	// missing value follows each split's DefaultLeft, the side that more
+	// training rows reach.
+	Impute bool
+
 	// Seed seeds the split directions, the feature subsets and the order
 	// of the rows in every epoch.
 	Seed uint64
@@ -140,6 +147,7 @@ type settings struct {
 	deltaGamma, lr                                            float64
 	seed                                                      uint64
 	threads                                                   int
+	impute                                                    bool
 }
 
 func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
@@ -165,6 +173,7 @@ func (o Options) settings(p, k int) (settings, error) {
 		deltaGamma: DefaultDeltaGamma,
 		seed:       o.Seed,
 		threads:    o.Threads,
+		impute:     o.Impute,
 	}
 	if o.DeltaGamma != nil {
 		s.deltaGamma = *o.DeltaGamma
@@ -245,6 +254,7 @@ func (s settings) params() map[string]string {
 		"learning_rate":      f(s.lr),
 		"adam_epsilon":       f(adamEpsilon),
 		"seed":               strconv.FormatUint(s.seed, 10),
+		"impute":             strconv.FormatBool(s.impute),
 	}
 }
 
