@@ -142,6 +142,7 @@ it with the ifelse backend.`,
 	fl.BoolVar(&forest, "forest", false, "train a forest (E2EDF) of --trees trees")
 	fl.IntVar(&o.Trees, "trees", 10, "trees of the forest (with --forest)")
 	fl.IntVar(&o.FeaturesPerSplit, "features", 0, "features each split sees, drawn at random (0: all for a tree, ceil(√p) for a forest)")
+	fl.BoolVar(&o.KeepBest, "keep-best", false, "with validation data, keep the finetuning epoch of best validation accuracy")
 	fl.BoolVar(&o.Impute, "impute", false, "replace missing values by the training mean (else they are an error)")
 	fl.Uint64Var(&o.Seed, "seed", 1, "seed of the split directions, feature subsets, row order and --valid-fraction")
 	fl.IntVar(&o.Threads, "threads", 0, "goroutines computing E-steps and gradients (0: all cores); never changes the model")

@@ -33,7 +33,7 @@ type depthsSettings struct {
 	epochs, finetune           int
 	deltaGamma                 float64
 	workers                    int
-	greedy                     bool
+	greedy, keepBest           bool
 }
 
 // depthResult is the outcome of one unit (data set × depth).
@@ -68,6 +68,7 @@ func runDepths(args []string) error {
 	fs.Float64Var(&s.deltaGamma, "delta-gamma", 0.1, "Δγ, the steepness added after every epoch")
 	fs.IntVar(&s.workers, "workers", 1, "units (data set × depth) trained in parallel")
 	fs.StringVar(&s.name, "name", "e2e-depths", "base name of the output files (NAME.csv, NAME.png)")
+	fs.BoolVar(&s.keepBest, "keep-best", true, "finetuning keeps the epoch of best deterministic accuracy on the validation part (e2e.Options.KeepBest), as the paper chooses its epochs on a validation split")
 	fs.BoolVar(&s.greedy, "greedy", false, "also train the greedy tree alone (no finetuning) and report its accuracy")
 	if err := s.parse(fs, "depths", args); err != nil {
 		return err
@@ -204,6 +205,7 @@ func (s *depthsSettings) e2eOptions(depth, epochs int) e2e.Options {
 	return e2e.Options{
 		Trees: 1, MaxDepth: depth, Epochs: epochs, FinetuneEpochs: s.finetune,
 		DeltaGamma: &dg, Seed: s.seed, Threads: s.threads, BatchSize: s.batch, LearningRate: s.lr,
+		KeepBest: s.keepBest,
 	}
 }
 
@@ -242,6 +244,13 @@ func depthUnit(s *depthsSettings, st *set, depth int, chk *checker) (depthResult
 		return r, err
 	}
 	r.finalGamma = m.Provenance.Params["final_gamma"]
+	if kept, ok := m.Provenance.Params["finetune_epochs_kept"]; ok {
+		// The epochs and the steepness of the finetuning epoch kept.
+		if r.finetune, err = strconv.Atoi(kept); err != nil {
+			return r, err
+		}
+		r.finalGamma = strconv.FormatFloat(e2e.Gamma0+float64(r.epochs+r.finetune-1)*s.deltaGamma, 'g', 4, 64)
+	}
 	if r.splitsPerRow, err = strconv.ParseFloat(m.Provenance.Params["split_evaluations_per_row"], 64); err != nil {
 		return r, err
 	}
@@ -374,6 +383,9 @@ func reportDepths(s *depthsSettings, rs []depthResult, total time.Duration, chk 
 	tuning := fmt.Sprintf("%d greedy epochs per stump, no tuning", s.epochs)
 	if len(s.grid) > 0 {
 		tuning = fmt.Sprintf("greedy epochs tuned over %v on the validation part", s.grid)
+	}
+	if s.keepBest {
+		tuning += ", finetuning keeping its epoch of best validation accuracy"
 	}
 	fmt.Printf("\nE2EDT: one tree, every feature per split, %s, Δγ = %g, seed %d; trained on 64%% of the rows, tested on 20%%. CART: Gini, MaxDepth as E2EDT, same rows. Total run time %s, %d workers × %d threads. Command: `%s`\n",
 		tuning, s.deltaGamma, s.seed, total.Round(time.Second), s.workers, s.threads, s.cmdLine)

@@ -396,3 +396,58 @@ func TestImpute(t *testing.T) {
 		t.Errorf("shift of a = %v, want %v", m.Preprocess.Shift[0], want)
 	}
 }
+
+// TestKeepBest: with a validation set, KeepBest returns the tree of the
+// finetuning epoch of best deterministic validation accuracy.
+func TestKeepBest(t *testing.T) {
+	d, err := data.ReadFile(filepath.Join("..", "..", "testdata", "pmlb", "heart_c.tsv.gz"), data.Options{RequireTarget: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	train, valid := d.Subset(seq(0, 240)), d.Subset(seq(240, d.Rows))
+	var accs []float64
+	o := Options{MaxDepth: 3, Epochs: 5, FinetuneEpochs: 15, KeepBest: true, Seed: 1,
+		OnEpoch: func(i EpochInfo) {
+			if i.Phase == Finetune {
+				accs = append(accs, i.ValidAccuracy)
+			}
+		}}
+	m, err := Train(train, valid, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	best := 0
+	for e, a := range accs {
+		if a > accs[best] {
+			best = e
+		}
+	}
+	if best == len(accs)-1 {
+		t.Fatalf("the last epoch is the best (%v): the test cannot tell keeping from not", accs)
+	}
+	if got := m.Provenance.Params["finetune_epochs_kept"]; got != strconv.Itoa(best+1) {
+		t.Fatalf("kept epoch %s, want %d (validation accuracies %v)", got, best+1, accs)
+	}
+	p, err := runtime.New[float64](m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ok := 0
+	for r := range valid.Rows {
+		c, _ := p.PredictClass(valid.Row(r))
+		if m.ClassNames[c] == valid.LabelName(valid.Y[r]) {
+			ok++
+		}
+	}
+	if got := float64(ok) / float64(valid.Rows); got != accs[best] {
+		t.Errorf("the model's validation accuracy is %v, the kept epoch's %v", got, accs[best])
+	}
+}
+
+func seq(lo, hi int) []int {
+	s := make([]int, 0, hi-lo)
+	for i := lo; i < hi; i++ {
+		s = append(s, i)
+	}
+	return s
+}

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/treegen/treegen/data"
@@ -44,6 +45,7 @@ type trainer struct {
 	yv      []int
 	start   time.Time
 	onEpoch func(EpochInfo)
+	kept    []int // with KeepBest: the finetuning epoch kept, per tree
 }
 
 func (tr *trainer) row(r int) []float64 { return tr.x[r*tr.p : (r+1)*tr.p] }
@@ -138,6 +140,16 @@ func (tr *trainer) em(t *tree, rows []int, epochs int, gamma float64, rng *rand.
 	}
 	order := slices.Clone(rows)
 	info.Rows, info.Epochs = len(rows), epochs
+	// With KeepBest, finetuning keeps the epoch of best deterministic
+	// validation accuracy (ties: the earlier).
+	keep := info.Phase == Finetune && tr.s.keepBest && tr.xv != nil
+	var best struct {
+		acc   float64
+		epoch int
+		theta []float64
+		pi    [][]float64
+	}
+	best.acc = -1
 	for e := 1; e <= epochs; e++ {
 		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
 		if len(theta) > 0 {
@@ -147,13 +159,24 @@ func (tr *trainer) em(t *tree, rows []int, epochs int, gamma float64, rng *rand.
 			}
 		}
 		ll := tr.updateLeaves(t, rows, gamma)
+		validAcc := math.NaN()
+		if keep || tr.onEpoch != nil && info.Phase == Finetune && tr.xv != nil {
+			validAcc = t.accuracy(tr.xv, tr.yv, tr.p)
+		}
+		if keep && validAcc > best.acc {
+			best.acc, best.epoch = validAcc, e
+			best.theta = append(best.theta[:0], theta...)
+			best.pi = best.pi[:0]
+			for i := range t.nodes {
+				best.pi = append(best.pi, slices.Clone(t.nodes[i].pi))
+			}
+		}
 		if tr.onEpoch != nil {
 			info.Epoch, info.Gamma, info.LogLikelihood = e, gamma, ll
-			info.TrainAccuracy, info.ValidAccuracy, info.ValidProbAccuracy = math.NaN(), math.NaN(), math.NaN()
+			info.TrainAccuracy, info.ValidAccuracy, info.ValidProbAccuracy = math.NaN(), validAcc, math.NaN()
 			if info.Phase == Finetune {
 				info.TrainAccuracy = t.accuracy(tr.x, tr.y, tr.p)
 				if tr.xv != nil {
-					info.ValidAccuracy = t.accuracy(tr.xv, tr.yv, tr.p)
 					info.ValidProbAccuracy = t.probAccuracy(tr.xv, tr.yv, tr.p, gamma)
 				}
 			}
@@ -161,6 +184,15 @@ func (tr *trainer) em(t *tree, rows []int, epochs int, gamma float64, rng *rand.
 			tr.onEpoch(info)
 		}
 		gamma += tr.s.deltaGamma
+	}
+	if keep {
+		if best.epoch < epochs {
+			copy(theta, best.theta)
+			for i := range t.nodes {
+				t.nodes[i].pi = best.pi[i]
+			}
+		}
+		tr.kept = append(tr.kept, best.epoch)
 	}
 	return gamma
 }
@@ -447,6 +479,13 @@ func fit(train, valid *data.Dataset, o Options) (*forest, *trainer, error) {
 // model exports f as a validated ir.Model.
 func (f *forest) model(tr *trainer, name string, train, valid *data.Dataset) (*ir.Model, error) {
 	params := tr.s.params()
+	if len(tr.kept) > 0 {
+		kept := make([]string, len(tr.kept))
+		for i, e := range tr.kept {
+			kept[i] = strconv.Itoa(e)
+		}
+		params["finetune_epochs_kept"] = strings.Join(kept, ",")
+	}
 	fp := train.Fingerprint()
 	if valid != nil {
 		for key, v := range valid.Fingerprint() {

@@ -83,6 +83,14 @@ type Options struct {
 	// LearningRate is Adam's step size α; 0 means DefaultLearningRate.
 	LearningRate float64
 
+	// KeepBest makes finetuning, when Train is given a validation set,
+	// keep the tree of the epoch with the highest deterministic validation
+	// accuracy (ties: the earlier epoch), as the paper chooses its number
+	// of epochs on a validation split; the provenance records the epoch
+	// kept ("finetune_epochs_kept", one per tree). Without it the
+	// validation set is only reported on.
+	KeepBest bool
+
 	// Impute replaces a missing feature value (NaN) of the training and
 	// validation rows by the training mean of its feature; without it a
 	// missing value is an error. The exported model has no imputation: a
@@ -147,7 +155,7 @@ type settings struct {
 	deltaGamma, lr                                            float64
 	seed                                                      uint64
 	threads                                                   int
-	impute                                                    bool
+	impute, keepBest                                          bool
 }
 
 func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
@@ -174,6 +182,7 @@ func (o Options) settings(p, k int) (settings, error) {
 		seed:       o.Seed,
 		threads:    o.Threads,
 		impute:     o.Impute,
+		keepBest:   o.KeepBest,
 	}
 	if o.DeltaGamma != nil {
 		s.deltaGamma = *o.DeltaGamma
@@ -255,6 +264,7 @@ func (s settings) params() map[string]string {
 		"adam_epsilon":       f(adamEpsilon),
 		"seed":               strconv.FormatUint(s.seed, 10),
 		"impute":             strconv.FormatBool(s.impute),
+		"keep_best":          strconv.FormatBool(s.keepBest),
 	}
 }
 
