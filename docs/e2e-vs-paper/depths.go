@@ -54,6 +54,7 @@ type depthResult struct {
 	finalGamma               string
 	seconds, greedySeconds   float64 // the E2E model's training time
 	cartSeconds, unitSeconds float64
+	trainerDiffers           int // test rows where the interpreter's class is not the trainer's
 }
 
 func runDepths(args []string) error {
@@ -222,24 +223,29 @@ func depthUnit(s *depthsSettings, st *set, depth int, chk *checker) (depthResult
 		grid = []int{s.epochs}
 	}
 	var best *ir.Model
+	var bestFit *e2e.Forest
 	for _, epochs := range grid {
 		o := s.e2eOptions(depth, epochs)
 		t := time.Now()
-		m, err := e2e.Train(fit, valid, o)
+		ef, err := e2e.Fit(fit, valid, o)
 		if err != nil {
 			return r, fmt.Errorf("E2EDT with %d epochs: %w", epochs, err)
 		}
+		m := ef.Model()
 		secs := time.Since(t).Seconds()
 		acc, err := accuracy(m, valid)
 		if err != nil {
 			return r, err
 		}
 		if best == nil || acc > r.e2eValid {
-			best, r.e2eValid, r.seconds, r.epochs = m, acc, secs, epochs
+			best, bestFit, r.e2eValid, r.seconds, r.epochs = m, ef, acc, secs, epochs
 		}
 	}
 	m := best
 	var err error
+	if r.trainerDiffers, err = sameAsTrainer(bestFit, test); err != nil {
+		return r, err
+	}
 	if r.finetune, err = strconv.Atoi(m.Provenance.Params["finetune_epochs"]); err != nil {
 		return r, err
 	}
@@ -394,6 +400,15 @@ func reportDepths(s *depthsSettings, rs []depthResult, total time.Duration, chk 
 		fmt.Printf("\n**The generated-code check failed:** %v\n", checkErr)
 	} else {
 		fmt.Printf("\n%s\n", chk.summary())
+	}
+	differ := 0
+	for _, r := range rs {
+		differ += r.trainerDiffers
+	}
+	if differ == 0 {
+		fmt.Printf("\nThe interpreter's class equals the trainer's own deterministic prediction (e2e.Forest.PredictClass) on every test row of every model.\n")
+	} else {
+		fmt.Printf("\n**The interpreter's class differs from the trainer's on %d test rows.**\n", differ)
 	}
 }
 

@@ -359,6 +359,27 @@ func accuracy(m *ir.Model, d *data.Dataset) (float64, error) {
 	return float64(ok) / float64(d.Rows), nil
 }
 
+// sameAsTrainer returns the number of rows of d on which the interpreter's
+// class for the exported model differs from the trainer's own
+// deterministic prediction (e2e.Forest.PredictClass); it should be 0.
+func sameAsTrainer(f *e2e.Forest, d *data.Dataset) (int, error) {
+	p, err := rt.New[float64](f.Model())
+	if err != nil {
+		return 0, err
+	}
+	bad := 0
+	for r := range d.Rows {
+		c, err := p.PredictClass(d.Row(r))
+		if err != nil {
+			return 0, err
+		}
+		if c != f.PredictClass(d.Row(r)) {
+			bad++
+		}
+	}
+	return bad, nil
+}
+
 // splitStats returns the mean number of split nodes the deterministic paths
 // of the rows of d visit, summed over the trees of m, and the number of
 // split nodes of every tree.

@@ -406,20 +406,54 @@ func (f *forest) predictClass(x []float64) int {
 // Train trains an end-to-end deterministic decision tree (E2EDT), or a
 // forest of them (E2EDF) when Options.Trees > 1, on the classification
 // target of train, and returns it as a validated ir.Model of oblique trees
-// (see the package documentation). valid, which may be nil, is only
-// reported on through Options.OnEpoch; its classes are matched to the
-// training set's by name (data.Dataset.LabelName).
+// (see the package documentation). valid, which may be nil, is reported on
+// through Options.OnEpoch and, with Options.KeepBest, chooses the
+// finetuning epoch kept; its classes are matched to the training set's by
+// name (data.Dataset.LabelName).
 //
 // Train fails for malformed data, a target of a single class, a regression
 // target (non-integer numbers, or more than MaxClasses distinct values),
 // missing (NaN) or infinite feature values, and invalid Options.
 func Train(train, valid *data.Dataset, o Options) (*ir.Model, error) {
+	f, err := Fit(train, valid, o)
+	if err != nil {
+		return nil, err
+	}
+	return f.Model(), nil
+}
+
+// Forest is a trained E2EDT tree (one tree) or E2EDF forest, as Fit
+// returns it: its ir.Model, and the trainer's own deterministic
+// prediction, computed from the trees as trained rather than from the
+// exported model, so that the two can be compared.
+type Forest struct {
+	f *forest
+	m *ir.Model
+}
+
+// Fit is Train, returning the Forest instead of its model.
+func Fit(train, valid *data.Dataset, o Options) (*Forest, error) {
 	f, tr, err := fit(train, valid, o)
 	if err != nil {
 		return nil, err
 	}
-	return f.model(tr, o.Name, train, valid)
+	m, err := f.model(tr, o.Name, train, valid)
+	if err != nil {
+		return nil, err
+	}
+	return &Forest{f: f, m: m}, nil
 }
+
+// Model returns the forest as a validated ir.Model (the same value on
+// every call; do not change it).
+func (f *Forest) Model() *ir.Model { return f.m }
+
+// PredictClass returns the index into the model's ClassNames of the class
+// the trees predict for the raw row x (of the training set's features):
+// standardisation, deterministic routing (right iff f > 0), and the class
+// of largest leaf probability, averaged over the trees. A missing value is
+// not allowed.
+func (f *Forest) PredictClass(x []float64) int { return f.f.predictClass(x) }
 
 // fit trains the trees of Train.
 func fit(train, valid *data.Dataset, o Options) (*forest, *trainer, error) {
