@@ -39,6 +39,27 @@ type forestModel struct {
 	epochs, finetune               int
 	deltaGamma                     float64
 	trainRows, validRows, testRows int
+	// trainerDiffers counts the test rows where the interpreter's class is
+	// not the trainer's own (e2e.Forest.PredictClass); -1: not checked
+	// (a forest taken as the first trees of a larger one).
+	trainerDiffers int
+}
+
+// trainerCheck returns the sentence on the trainer-against-interpreter
+// check of the models, or a failure.
+func trainerCheck(models []*forestModel) (string, error) {
+	checked, differ := 0, 0
+	for _, f := range models {
+		if f == nil || f.trainerDiffers < 0 {
+			continue
+		}
+		checked++
+		differ += f.trainerDiffers
+	}
+	if differ > 0 {
+		return "", fmt.Errorf("the interpreter's class differs from the trainer's on %d test rows", differ)
+	}
+	return fmt.Sprintf("The interpreter's class equals the trainer's own deterministic prediction (e2e.Forest.PredictClass) on every test row of the %d forests trained.", checked), nil
 }
 
 // measure fills the accuracies and split statistics of f from its model.
@@ -191,10 +212,13 @@ func runAnnealing(args []string) error {
 			for u := range work {
 				t := time.Now()
 				f := &forestModel{}
-				m, err := e2e.Train(fit, valid, ff.options(&s, trees, u.epochs, u.dg))
+				ef, err := e2e.Fit(fit, valid, ff.options(&s, trees, u.epochs, u.dg))
 				if err == nil {
-					f.m, f.seconds = m, time.Since(t).Seconds()
+					f.m, f.seconds = ef.Model(), time.Since(t).Seconds()
 					err = f.measure(fit, valid, test)
+				}
+				if err == nil {
+					f.trainerDiffers, err = sameAsTrainer(ef, test)
 				}
 				mu.Lock()
 				done++
@@ -203,7 +227,7 @@ func runAnnealing(args []string) error {
 					fmt.Fprintf(os.Stderr, "[%d/%d] epochs %d Δγ %g: %v\n", done, len(units), u.epochs, u.dg, err)
 				} else {
 					results[u] = f
-					chk.add(fmt.Sprintf("epochs %d Δγ %g", u.epochs, u.dg), m, test)
+					chk.add(fmt.Sprintf("epochs %d Δγ %g", u.epochs, u.dg), f.m, test)
 					fmt.Fprintf(os.Stderr, "[%d/%d %5.0fs] epochs %d+%d Δγ %g: valid %.4f test %.4f train %.4f, %.1f split nodes per tree, final γ %s; %.1fs\n",
 						done, len(units), time.Since(start).Seconds(), f.epochs, f.finetune, u.dg, f.validAcc, f.testAcc, f.trainAcc, f.nodesMean, shortGamma(f.finalGamma), f.seconds)
 				}
@@ -241,6 +265,12 @@ func runAnnealing(args []string) error {
 		failures = append(failures, checkErr)
 	} else {
 		fmt.Printf("\n%s\n", chk.summary())
+	}
+	if sentence, err := trainerCheck(slices.Collect(maps.Values(results))); err != nil {
+		fmt.Printf("\n**%v**\n", err)
+		failures = append(failures, err)
+	} else {
+		fmt.Printf("\n%s\n", sentence)
 	}
 	if err := writeCSV(s.out, "e2e-annealing.csv", table); err != nil {
 		failures = append(failures, err)
@@ -310,11 +340,15 @@ func runForest(args []string) error {
 		}
 	}
 	t := time.Now()
-	one, err := e2e.Train(train, test, o)
+	oneFit, err := e2e.Fit(train, test, o)
 	if err != nil {
 		return fmt.Errorf("T = 1: %w", err)
 	}
+	one := oneFit.Model()
 	models := map[int]*forestModel{1: {m: one, seconds: time.Since(t).Seconds()}}
+	if models[1].trainerDiffers, err = sameAsTrainer(oneFit, test); err != nil {
+		return err
+	}
 	fmt.Fprintf(os.Stderr, "[%5.0fs] T = 1 trained in %.1fs\n", time.Since(start).Seconds(), models[1].seconds)
 
 	train1 := func(T int) error {
@@ -327,11 +361,15 @@ func runForest(args []string) error {
 			}
 		}
 		t := time.Now()
-		m, err := e2e.Train(train, nil, o)
+		ef, err := e2e.Fit(train, nil, o)
 		if err != nil {
 			return fmt.Errorf("T = %d: %w", T, err)
 		}
+		m := ef.Model()
 		models[T] = &forestModel{m: m, seconds: time.Since(t).Seconds()}
+		if models[T].trainerDiffers, err = sameAsTrainer(ef, test); err != nil {
+			return err
+		}
 		fmt.Fprintf(os.Stderr, "[%5.0fs] T = %d trained in %.1fs\n", time.Since(start).Seconds(), T, models[T].seconds)
 		if !nested {
 			return nil
@@ -355,7 +393,7 @@ func runForest(args []string) error {
 			if err := sub.Validate(); err != nil {
 				return fmt.Errorf("the first %d trees: %w", n, err)
 			}
-			models[n] = &forestModel{m: &sub, seconds: done[n-1], derived: true}
+			models[n] = &forestModel{m: &sub, seconds: done[n-1], derived: true, trainerDiffers: -1}
 		}
 		return nil
 	}
@@ -429,6 +467,12 @@ func runForest(args []string) error {
 		failures = append(failures, checkErr)
 	} else {
 		fmt.Printf("\n%s\n", chk.summary())
+	}
+	if sentence, err := trainerCheck(slices.Collect(maps.Values(models))); err != nil {
+		fmt.Printf("\n**%v**\n", err)
+		failures = append(failures, err)
+	} else {
+		fmt.Printf("\n%s\n", sentence)
 	}
 	if s.out != "" {
 		for _, w := range []func() error{
