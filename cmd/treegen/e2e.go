@@ -119,13 +119,7 @@ it with the ifelse backend.`,
 			fmt.Fprintf(a.stderr, "trained %s on %d rows in %s: %s split evaluations per row; wrote %s\n",
 				plural(len(m.Trees), "oblique tree"), d.Rows, time.Since(start).Round(time.Millisecond),
 				splitEvaluations(m), f.out)
-			if err := a.reportScores(m, f.data, f.target, "train", d); err != nil {
-				return err
-			}
-			if v != nil {
-				return a.reportScores(m, "validation", f.target, "valid", v)
-			}
-			return nil
+			return a.reportTraining(m, f, d, v)
 		},
 	}
 	f.register(a, cmd)

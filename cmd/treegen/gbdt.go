@@ -71,13 +71,7 @@ training rows). Progress and per-round losses go to stderr.`,
 			}
 			fmt.Fprintf(a.stderr, "trained %d trees on %d rows in %s; wrote %s\n",
 				len(m.Trees), d.Rows, time.Since(start).Round(time.Millisecond), f.out)
-			if err := a.reportScores(m, f.data, f.target, "train", d); err != nil {
-				return err
-			}
-			if v != nil {
-				return a.reportScores(m, "validation", f.target, "valid", v)
-			}
-			return nil
+			return a.reportTraining(m, f, d, v)
 		},
 	}
 	f.register(a, cmd)

@@ -91,13 +91,7 @@ The model holds soft nodes: the interpreter predicts with it, and
 			}
 			fmt.Fprintf(a.stderr, "trained %d soft trees of depth %d on %d rows in %s; wrote %s\n",
 				len(m.Trees), o.Depth, d.Rows, time.Since(start).Round(time.Millisecond), f.out)
-			if err := a.reportScores(m, f.data, f.target, "train", d); err != nil {
-				return err
-			}
-			if v != nil {
-				return a.reportScores(m, "validation", f.target, "valid", v)
-			}
-			return nil
+			return a.reportTraining(m, f, d, v)
 		},
 	}
 	f.register(a, cmd)

@@ -59,6 +59,18 @@ func (f *commonTrainFlags) register(a *app, cmd *cobra.Command) {
 	}
 }
 
+// reportTraining scores the model m on its training rows d and, when
+// there are any, its validation rows v, on stderr.
+func (a *app) reportTraining(m *ir.Model, f commonTrainFlags, d, v *data.Dataset) error {
+	if err := a.reportScores(m, f.data, f.target, "train", d); err != nil {
+		return err
+	}
+	if v != nil {
+		return a.reportScores(m, "validation", f.target, "valid", v)
+	}
+	return nil
+}
+
 // splitValidation returns the training and validation sets: d and the
 // --valid file, or d split by --valid-fraction (stratified by class unless
 // regression, deterministic for seed), or d and nil.
