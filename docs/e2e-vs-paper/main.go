@@ -175,6 +175,8 @@ import (
 	"strings"
 	"sync"
 
+	"gonum.org/v1/gonum/stat"
+
 	"github.com/treegen/treegen/codegen"
 	"github.com/treegen/treegen/data"
 	"github.com/treegen/treegen/internal/atomicfile"
@@ -414,22 +416,14 @@ func splitStats(m *ir.Model, d *data.Dataset) (perRow float64, nodes []int, err 
 	return float64(total) / float64(d.Rows), nodes, nil
 }
 
-// meanSE returns the mean and the standard error of the mean.
+// meanSE returns the mean and the standard error of the mean (sample
+// standard deviation over √n; NaN for fewer than two values).
 func meanSE(v []float64) (float64, float64) {
-	n := float64(len(v))
-	m := 0.0
-	for _, x := range v {
-		m += x
-	}
-	m /= n
+	m, sd := stat.MeanStdDev(v, nil)
 	if len(v) < 2 {
 		return m, math.NaN()
 	}
-	ss := 0.0
-	for _, x := range v {
-		ss += (x - m) * (x - m)
-	}
-	return m, math.Sqrt(ss/(n-1)) / math.Sqrt(n)
+	return m, sd / math.Sqrt(float64(len(v)))
 }
 
 func parseInts(text string) ([]int, error) {

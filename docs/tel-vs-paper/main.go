@@ -76,6 +76,8 @@ import (
 	"sync"
 	"time"
 
+	"gonum.org/v1/gonum/stat"
+
 	"github.com/treegen/treegen/codegen"
 	"github.com/treegen/treegen/data"
 	"github.com/treegen/treegen/internal/atomicfile"
@@ -635,22 +637,13 @@ func heldouts(rs []seedResult) []float64 {
 }
 
 // meanSE returns the mean and the standard error of the mean (sample
-// standard deviation over √n).
+// standard deviation over √n; NaN for fewer than two values).
 func meanSE(v []float64) (float64, float64) {
-	n := float64(len(v))
-	m := 0.0
-	for _, x := range v {
-		m += x
-	}
-	m /= n
+	m, sd := stat.MeanStdDev(v, nil)
 	if len(v) < 2 {
 		return m, math.NaN()
 	}
-	ss := 0.0
-	for _, x := range v {
-		ss += (x - m) * (x - m)
-	}
-	return m, math.Sqrt(ss/(n-1)) / math.Sqrt(n)
+	return m, sd / math.Sqrt(float64(len(v)))
 }
 
 // chosen summarises the winning configurations of the seeds: γ, learning
