@@ -289,16 +289,18 @@ func loadModel(path string) (*ir.Model, error) {
 	if err == nil {
 		return m, nil
 	}
-	if lib := foreignModel(path); lib != "" {
-		what := map[string]string{"xgboost": "an XGBoost", "lightgbm": "a LightGBM"}[lib]
+	lib := modelKind(path)
+	if what, ok := map[string]string{"xgboost": "an XGBoost", "lightgbm": "a LightGBM"}[lib]; ok {
 		return nil, fmt.Errorf("%s is %s model, not a treegen IR model: convert it first with treegen import %s %s -o model.json", path, what, lib, path)
 	}
 	return nil, err
 }
 
-// foreignModel says whether the file at path looks like a model file of a
-// library treegen imports: the importer's name ("xgboost", "lightgbm"), or "".
-func foreignModel(path string) string {
+// modelKind says from the first 64 KiB of the file at path which kind of
+// model file it looks like: "ir" (a treegen IR model, valid or not), the
+// name of the importer of a library's model ("xgboost", "lightgbm"), or ""
+// (none, or unreadable). It does not parse the file.
+func modelKind(path string) string {
 	f, err := os.Open(path)
 	if err != nil {
 		return ""
@@ -309,17 +311,11 @@ func foreignModel(path string) string {
 	head = head[:n]
 	switch {
 	case bytes.Contains(head, []byte(`"format_version"`)):
-		return ""
+		return "ir"
 	case bytes.Contains(head, []byte("learner")) && bytes.HasPrefix(bytes.TrimSpace(head), []byte("{")):
 		return "xgboost"
 	case bytes.HasPrefix(head, []byte("tree\n")) || bytes.HasPrefix(head, []byte("tree\r\n")):
 		return "lightgbm"
 	}
 	return ""
-}
-
-// isIRModel reports whether the file at path is a treegen IR model.
-func isIRModel(path string) bool {
-	_, err := ir.Load(path)
-	return err == nil
 }

@@ -56,7 +56,7 @@ from the same file, and its provenance records the change.`,
 					return err
 				}
 			}
-			if isIRModel(args[0]) {
+			if modelKind(args[0]) == "ir" {
 				return fmt.Errorf("%s is already a treegen IR model: use it as it is (treegen gen --model %s ...); there is nothing to import", args[0], args[0])
 			}
 			m, err := load(args[0])
