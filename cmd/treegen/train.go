@@ -15,7 +15,7 @@ func (a *app) trainCmd() *cobra.Command {
 		Use:   "train",
 		Short: "Train a model on a data file and write it as IR JSON",
 	}
-	cmd.AddCommand(a.trainCartCmd(), a.trainGBDTCmd(), a.trainTELCmd(), a.trainE2ECmd())
+	cmd.AddCommand(a.trainCartCmd(), a.trainGBDTCmd(), a.trainTELCmd(), a.trainE2ECmd(), a.trainTAOCmd())
 	refuseUnknown(cmd, "trainer")
 	return cmd
 }

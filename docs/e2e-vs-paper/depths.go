@@ -28,6 +28,7 @@ import (
 type depthsSettings struct {
 	common
 	only, depthsText, gridText string
+	oneHotText                 string
 	name                       string // of the output files: NAME.csv, NAME.png
 	depths, grid               []int
 	epochs, finetune           int
@@ -62,6 +63,7 @@ func runDepths(args []string) error {
 	fs := flag.NewFlagSet("depths", flag.ContinueOnError)
 	s.register(fs, 0)
 	fs.StringVar(&s.only, "only", "", "comma-separated data sets (default: every classification data set of the manifest)")
+	fs.StringVar(&s.oneHotText, "one-hot", "", "comma-separated data sets whose features are each replaced by one 0/1 column per distinct value (connect_4: the paper's LIBSVM encoding, 126 binary features)")
 	fs.StringVar(&s.depthsText, "depths", "2,4,6,8,10", "maximum depths")
 	fs.IntVar(&s.epochs, "epochs", 20, "greedy EM epochs per stump")
 	fs.IntVar(&s.finetune, "finetune", 0, "finetuning epochs (0: 3 × the greedy epochs; negative: none)")
@@ -100,11 +102,20 @@ func runDepths(args []string) error {
 			names = append(names, n)
 		}
 	}
+	oneHot := map[string]bool{}
+	if s.oneHotText != "" {
+		for _, n := range strings.Split(s.oneHotText, ",") {
+			if !slices.Contains(names, n) {
+				return fmt.Errorf("-one-hot: %s is not among the data sets of this run", n)
+			}
+			oneHot[n] = true
+		}
+	}
 	order := map[string]int{}
 	sets := map[string]*set{}
 	for i, n := range names {
 		order[n] = i
-		if sets[n], err = load(s.dir, n); err != nil {
+		if sets[n], err = load(s.dir, n, oneHot[n]); err != nil {
 			return fmt.Errorf("%s: %w", n, err)
 		}
 	}

@@ -176,7 +176,7 @@ func runAnnealing(args []string) error {
 		return err
 	}
 	s.threads = defaultThreads(s.threads, ff.workers)
-	st, err := load(s.dir, ff.dataset)
+	st, err := load(s.dir, ff.dataset, false)
 	if err != nil {
 		return err
 	}
@@ -317,7 +317,7 @@ func runForest(args []string) error {
 		return fmt.Errorf("-trees-list: %d trees", sizes[0])
 	}
 	s.threads = defaultThreads(s.threads, 1)
-	st, err := load(s.dir, ff.dataset)
+	st, err := load(s.dir, ff.dataset, false)
 	if err != nil {
 		return err
 	}

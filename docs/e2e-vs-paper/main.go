@@ -177,10 +177,9 @@ import (
 
 	"gonum.org/v1/gonum/stat"
 
-	"github.com/treegen/treegen/codegen"
 	"github.com/treegen/treegen/data"
 	"github.com/treegen/treegen/internal/atomicfile"
-	"github.com/treegen/treegen/internal/harness"
+	"github.com/treegen/treegen/internal/gencheck"
 	"github.com/treegen/treegen/internal/pmlb"
 	"github.com/treegen/treegen/ir"
 	rt "github.com/treegen/treegen/runtime"
@@ -288,16 +287,65 @@ type set struct {
 	k     int
 }
 
-func load(dir, name string) (*set, error) {
+// load reads the data set name of dir; with oneHot, every feature is
+// replaced by one 0/1 column per distinct value (see oneHotEncode).
+func load(dir, name string, oneHot bool) (*set, error) {
 	d, err := data.ReadFile(filepath.Join(dir, name+".tsv.gz"), data.Options{RequireTarget: true})
 	if err != nil {
 		return nil, err
+	}
+	if oneHot {
+		if d, err = oneHotEncode(d); err != nil {
+			return nil, err
+		}
 	}
 	labels, class, err := data.Classes(d.Y)
 	if err != nil {
 		return nil, err
 	}
 	return &set{name: name, d: d, class: class, k: len(labels)}, nil
+}
+
+// oneHotEncode returns d with every feature column replaced by one column
+// per distinct value, in increasing order of the value, holding 1 where the
+// row has that value and 0 elsewhere; the columns are named "name=value".
+// This is how LIBSVM's connect-4, the paper's Connect4, encodes the board
+// (42 cells × blank, x, o: 126 binary features) where PMLB's connect_4
+// holds one column of 0, 1 or 2 per cell. A column with a missing value is
+// refused: it has no indicator.
+func oneHotEncode(d *data.Dataset) (*data.Dataset, error) {
+	values := make([][]float64, d.Cols)
+	for c := range d.Cols {
+		seen := map[float64]bool{}
+		for r := range d.Rows {
+			v := d.X[r*d.Cols+c]
+			if math.IsNaN(v) {
+				return nil, fmt.Errorf("one-hot: column %s, row %d: missing value", d.Features[c], r+1)
+			}
+			if !seen[v] {
+				seen[v] = true
+				values[c] = append(values[c], v)
+			}
+		}
+		slices.Sort(values[c])
+	}
+	out := &data.Dataset{Source: d.Source, Format: d.Format, Y: d.Y, Rows: d.Rows, Labels: d.Labels}
+	for c, vs := range values {
+		for _, v := range vs {
+			out.Features = append(out.Features, fmt.Sprintf("%s=%g", d.Features[c], v))
+		}
+	}
+	out.Cols = len(out.Features)
+	out.X = make([]float64, out.Rows*out.Cols)
+	for r := range d.Rows {
+		j := r * out.Cols
+		for c, vs := range values {
+			i, _ := slices.BinarySearch(vs, d.X[r*d.Cols+c])
+			out.X[j+i] = 1
+			j += len(vs)
+		}
+	}
+	return out, nil
 }
 
 // parts are the row indices of the splits of a data set.
@@ -532,52 +580,21 @@ func (c *checker) run() error {
 }
 
 func (c *checker) module(items []checkItem) error {
-	dir, err := os.MkdirTemp("", "e2e-vs-paper-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(dir)
-	mod, err := harness.NewModule(dir)
-	if err != nil {
-		return err
-	}
+	gi := make([]gencheck.Item, len(items))
 	for i, it := range items {
-		name := fmt.Sprintf("m%03d", i)
-		files, err := codegen.Generate(it.m, codegen.Options{Package: name, Backend: "ifelse"})
-		if err != nil {
-			return fmt.Errorf("%s: %w", it.what, err)
-		}
-		if err := os.Mkdir(mod.PackageDir(name), 0o755); err != nil {
-			return err
-		}
-		if err := codegen.WriteDir(mod.PackageDir(name), files); err != nil {
-			return err
-		}
-		if err := mod.Add(name, it.rows, harness.Options{}); err != nil {
-			return fmt.Errorf("%s: %w", it.what, err)
-		}
+		gi[i] = gencheck.Item{Name: it.what, Model: it.m, Rows: it.rows}
 	}
 	fmt.Fprintf(os.Stderr, "checking the generated code of %d models...\n", len(items))
-	results, err := mod.Run(context.Background())
-	if err != nil {
+	if _, err := gencheck.Run(context.Background(), gi, gencheck.Options{
+		PerModule: len(items),
+		Log:       func(line string) { fmt.Fprintln(os.Stderr, line) },
+	}); err != nil {
 		return err
 	}
-	for i, it := range items {
-		want, err := harness.Interpret(it.m, it.rows, ir.Float64)
-		if err != nil {
-			return fmt.Errorf("%s: %w", it.what, err)
-		}
-		if diffs := harness.Differences(results[i], want); len(diffs) > 0 {
-			lines := []string{fmt.Sprintf("%s: the generated code differs from the interpreter on %d values:", it.what, len(diffs))}
-			for _, d := range diffs[:min(5, len(diffs))] {
-				lines = append(lines, d.String())
-			}
-			return errors.New(strings.Join(lines, "\n"))
-		}
-		c.models++
+	c.models += len(items)
+	for _, it := range items {
 		c.rows += len(it.rows)
 	}
-	fmt.Fprintf(os.Stderr, "generated code of %d models checked (build %s, run %s)\n", len(items), mod.BuildTime.Round(1e7), mod.RunTime.Round(1e7))
 	return nil
 }
 
@@ -625,7 +642,7 @@ func runSplit(args []string) error {
 	if s.out == "" {
 		return errors.New("-out is empty: nowhere to write the split")
 	}
-	st, err := load(s.dir, name)
+	st, err := load(s.dir, name, false)
 	if err != nil {
 		return err
 	}

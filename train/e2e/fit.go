@@ -466,7 +466,7 @@ func fit(train, valid *data.Dataset, o Options) (*forest, *trainer, error) {
 			return nil, nil, fmt.Errorf("e2e: %w", err)
 		}
 	}
-	names, y, err := classesOf(train)
+	names, y, err := trainset.Classes(train, "e2e", "E2E trees", MaxClasses)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -474,19 +474,19 @@ func fit(train, valid *data.Dataset, o Options) (*forest, *trainer, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	shift, scale, err := fitStandardiser(train, s.impute)
+	shift, scale, err := trainset.FitStandardiser(train, "e2e", s.impute)
 	if err != nil {
 		return nil, nil, err
 	}
 	tr := &trainer{s: s, n: train.Rows, p: train.Cols, k: len(names), y: y, start: start, onEpoch: o.OnEpoch}
-	if tr.x, err = standardise(train, shift, scale, "training", s.impute); err != nil {
+	if tr.x, err = trainset.Standardise(train, shift, scale, "training", "e2e", s.impute); err != nil {
 		return nil, nil, err
 	}
 	if valid != nil {
-		if tr.yv, err = labelsOf(valid, names); err != nil {
+		if tr.yv, err = trainset.LabelsOf(valid, names, "e2e"); err != nil {
 			return nil, nil, err
 		}
-		if tr.xv, err = standardise(valid, shift, scale, "validation", s.impute); err != nil {
+		if tr.xv, err = trainset.Standardise(valid, shift, scale, "validation", "e2e", s.impute); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -594,121 +594,3 @@ func (f *forest) model(tr *trainer, name string, train, valid *data.Dataset) (*i
 	return m, nil
 }
 
-// classesOf returns the class names of the target of d and every row's
-// class, refusing a target that looks like a regression target.
-func classesOf(d *data.Dataset) ([]string, []int, error) {
-	labels, index, err := data.Classes(d.Y)
-	if err != nil {
-		return nil, nil, fmt.Errorf("e2e: %w", err)
-	}
-	if d.Labels == nil {
-		for _, v := range labels {
-			if v != math.Trunc(v) {
-				return nil, nil, fmt.Errorf("e2e: the target holds the non-integer value %v, a regression target: E2E trees are for classification", v)
-			}
-		}
-	}
-	switch {
-	case len(labels) > MaxClasses:
-		return nil, nil, fmt.Errorf("e2e: the target has %d distinct values (more than %d), a regression target: E2E trees are for classification", len(labels), MaxClasses)
-	case len(labels) < 2:
-		return nil, nil, fmt.Errorf("e2e: the target has a single class (%s) in all %d rows: nothing to classify", d.LabelName(labels[0]), d.Rows)
-	}
-	return trainset.ClassNames(d, labels), index, nil
-}
-
-// labelsOf returns the classes of the rows of d, matched by name to the
-// training classes names.
-func labelsOf(d *data.Dataset, names []string) ([]int, error) {
-	index := make(map[string]int, len(names))
-	for i, name := range names {
-		index[name] = i
-	}
-	y := make([]int, d.Rows)
-	for r, v := range d.Y {
-		c, ok := index[d.LabelName(v)]
-		if !ok {
-			return nil, fmt.Errorf("e2e: validation row %d (0-based) has class %s, which the training set lacks", r, d.LabelName(v))
-		}
-		y[r] = c
-	}
-	return y, nil
-}
-
-// featureName names feature j of d in errors.
-func featureName(d *data.Dataset, j int) string {
-	if d.Features != nil && d.Features[j] != "" {
-		return fmt.Sprintf("%q (column %d)", d.Features[j], j)
-	}
-	return strconv.Itoa(j)
-}
-
-// checkValue refuses a missing or infinite feature value.
-func checkValue(d *data.Dataset, r, j int, v float64, what string, impute bool) error {
-	switch {
-	case math.IsNaN(v) && !impute:
-		return fmt.Errorf("e2e: feature %s of %s row %d (0-based) is missing (NaN); set Options.Impute to replace missing values by the training mean", featureName(d, j), what, r)
-	case math.IsInf(v, 0):
-		return fmt.Errorf("e2e: feature %s of %s row %d (0-based) is infinite (%v)", featureName(d, j), what, r, v)
-	}
-	return nil
-}
-
-// fitStandardiser returns the training mean (shift) and the inverse of
-// the standard deviation (scale) of every feature of d, over its values
-// that are not missing (with impute; without, a missing value is an
-// error); a constant feature, or one without values, gets scale 1.
-func fitStandardiser(d *data.Dataset, impute bool) (shift, scale []float64, err error) {
-	p := d.Cols
-	shift, scale = make([]float64, p), make([]float64, p)
-	count := make([]float64, p)
-	for r := range d.Rows {
-		for j, v := range d.Row(r) {
-			if err := checkValue(d, r, j, v, "training", impute); err != nil {
-				return nil, nil, err
-			}
-			if !math.IsNaN(v) {
-				shift[j] += v
-				count[j]++
-			}
-		}
-	}
-	for j := range shift {
-		if count[j] > 0 {
-			shift[j] /= count[j]
-		}
-	}
-	ss := make([]float64, p)
-	for r := range d.Rows {
-		for j, v := range d.Row(r) {
-			if !math.IsNaN(v) {
-				ss[j] += (v - shift[j]) * (v - shift[j])
-			}
-		}
-	}
-	for j := range ss {
-		scale[j] = 1
-		if sd := math.Sqrt(ss[j] / max(count[j], 1)); sd > 0 && finite(1/sd) {
-			scale[j] = 1 / sd
-		}
-	}
-	return shift, scale, nil
-}
-
-// standardise returns the rows of d mapped by x' = (x - shift)·scale, the
-// model's Preprocess.
-func standardise(d *data.Dataset, shift, scale []float64, what string, impute bool) ([]float64, error) {
-	x := make([]float64, len(d.X))
-	for r := range d.Rows {
-		for j, v := range d.Row(r) {
-			if err := checkValue(d, r, j, v, what, impute); err != nil {
-				return nil, err
-			}
-			if math.IsNaN(v) {
-				continue // imputed: the training mean, x' = 0
-			}
-			x[r*d.Cols+j] = (v - shift[j]) * scale[j]
-		}
-	}
-	return x, nil
-}
