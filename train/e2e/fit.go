@@ -593,4 +593,3 @@ func (f *forest) model(tr *trainer, name string, train, valid *data.Dataset) (*i
 	}
 	return m, nil
 }
-
