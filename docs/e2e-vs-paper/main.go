@@ -82,6 +82,11 @@
 // connect_4 is in testdata/pmlb, and the comparison runs on all 24
 // classification sets instead.
 //
+// -one-hot NAMES replaces every feature of the named data sets by one 0/1
+// column per distinct value, for E2EDT and CART alike: the paper's
+// Connect4 is LIBSVM's, whose board is one-hot (126 binary features),
+// where PMLB's connect_4 codes each cell 0, 1 or 2.
+//
 // # annealing (Table 1, §3.5)
 //
 // E2EDF on letter: -trees (10) trees of depth -depth (10), -features (8)
