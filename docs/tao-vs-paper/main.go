@@ -14,7 +14,7 @@
 //
 // letter.tsv.gz of testdata/pmlb split as the paper does by size: the
 // first 16,000 rows for training, the last 4,000 for testing. PMLB's
-// order is not UCI's (UCI's first row is PMLB's row 7,041), so this is a
+// order is not UCI's (UCI's first row is PMLB's data row 7,040, 0-based), so this is a
 // random split of the same sizes, not the paper's. The models, all with
 // λ = μ = -lambda and -mu (0.01, the paper's), seed -seed:
 //
