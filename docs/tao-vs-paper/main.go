@@ -14,9 +14,11 @@
 //
 // letter.tsv.gz of testdata/pmlb split as the paper does by size: the
 // first 16,000 rows for training, the last 4,000 for testing. PMLB's
-// order is not UCI's (UCI's first row is PMLB's data row 7,040, 0-based), so this is a
-// random split of the same sizes, not the paper's. The models, all with
-// λ = μ = -lambda and -mu (0.01, the paper's), seed -seed:
+// order is not UCI's (UCI's first row is PMLB's data row 7,040, 0-based),
+// so this is a random split of the same sizes, not the paper's. The
+// models, all with λ = -lambda and μ = -mu (0.01, the paper's), each
+// trained once per seed of -seeds (1 to 5; the paper averages 5 runs), the
+// table giving means and the CSV one line per model and seed:
 //
 //   - Softmax: the flat multinomial L1 logistic regression (tao.Softmax).
 //   - ST(k=7) of depth 7 and ST(k=5) of depth 8, the paper's depths.
