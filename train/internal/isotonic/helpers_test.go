@@ -2,6 +2,7 @@ package isotonic
 
 import (
 	"fmt"
+	"gonum.org/v1/gonum/floats"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -378,11 +379,5 @@ func pavPath(eta []float64) []float64 {
 	return out
 }
 
-// maxAbsDiff returns max_j |x_j - y_j|.
-func maxAbsDiff(x, y []float64) float64 {
-	var d float64
-	for j := range x {
-		d = max(d, math.Abs(x[j]-y[j]))
-	}
-	return d
-}
+// maxAbsDiff returns max_j |a_j - b_j|.
+func maxAbsDiff(a, b []float64) float64 { return floats.Distance(a, b, math.Inf(1)) }

@@ -1,6 +1,7 @@
 package l1
 
 import (
+	"gonum.org/v1/gonum/floats"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -248,14 +249,6 @@ func allFinite(vs ...[]float64) bool {
 	return true
 }
 
-func maxAbsDiff(a, b []float64) float64 {
-	var m float64
-	for i := range a {
-		m = max(m, math.Abs(a[i]-b[i]))
-	}
-	return m
-}
-
 // centred returns v minus its mean (the biases of a softmax are defined up
 // to a common shift).
 func centred(v []float64) []float64 {
@@ -270,3 +263,6 @@ func centred(v []float64) []float64 {
 	}
 	return out
 }
+
+// maxAbsDiff returns max_j |a_j - b_j|.
+func maxAbsDiff(a, b []float64) float64 { return floats.Distance(a, b, math.Inf(1)) }
