@@ -2,10 +2,11 @@ package isotonic
 
 import (
 	"fmt"
-	"gonum.org/v1/gonum/floats"
 	"math"
 	"math/rand/v2"
 	"slices"
+
+	"gonum.org/v1/gonum/floats"
 )
 
 // instance is one problem: a tree, η and n rows of q.

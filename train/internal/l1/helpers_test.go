@@ -1,10 +1,11 @@
 package l1
 
 import (
-	"gonum.org/v1/gonum/floats"
 	"math"
 	"math/rand/v2"
 	"slices"
+
+	"gonum.org/v1/gonum/floats"
 )
 
 // The reference of the tests: the problems computed row by row from a
