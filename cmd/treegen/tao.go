@@ -1,11 +1,9 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -127,8 +125,7 @@ softmax per row.`,
 			m, err := tao.Train(d, v, o)
 			done()
 			if err != nil {
-				// The package speaks of its options; name the flag.
-				return errors.New(strings.ReplaceAll(err.Error(), "set Options.Impute", "use --impute"))
+				return err
 			}
 			if err := ir.Save(f.out, m); err != nil {
 				return err
@@ -157,7 +154,6 @@ softmax per row.`,
 	fl.IntVar(&o.SolverIterations, "solver-iterations", 0, fmt.Sprintf("proximal Newton iterations of every L1 fit (0: %d)", tao.DefaultSolverIters))
 	fl.IntVar(&o.MaxRounds, "max-rounds", 0, fmt.Sprintf("ast: most growth rounds (0: %d)", tao.DefaultMaxRounds))
 	fl.BoolVar(&o.Strict, "strict", false, "accept a decision node's update only when it lowers the objective (monotone per node; slower to improve)")
-	fl.BoolVar(&o.Impute, "impute", false, "replace missing values by the training mean (else they are an error)")
 	fl.Uint64Var(&o.Seed, "seed", 1, "seed of the median-split directions and --valid-fraction")
 	fl.IntVar(&o.Threads, "threads", 0, "goroutines fitting the nodes of a depth (0: all cores); never changes the model")
 	fl.BoolVar(&quiet, "quiet", false, "no progress output")

@@ -47,7 +47,7 @@ func TestTrainTAOBadInput(t *testing.T) {
 		{"alpha for st", []string{"--data", ecoli, "--model", "st", "--alpha", "0.5"}, "are options of --model ast"},
 		{"negative lambda", []string{"--data", ecoli, "--lambda", "-1"}, "--lambda must be a finite number >= 0, got -1"},
 		{"one class", []string{"--data", one}, "single class"},
-		{"missing value", []string{"--data", nan}, "is missing (NaN); use --impute to replace missing values by the training mean"},
+		{"missing value", []string{"--data", nan}, "is missing (NaN): softmax leaves compute with every feature, so softmax trees need complete rows"},
 		{"regression target", []string{"--data", reg}, "softmax trees are for classification"},
 	}
 	for _, tc := range tests {

@@ -91,6 +91,14 @@
 // and pruning; growth stops when a round leaves the tree's shape
 // unchanged, or after Options.MaxRounds rounds.
 //
+// # Missing values
+//
+// Training refuses a missing value (NaN): a softmax leaf computes with
+// every feature its rows use, and no value stands for a missing one there.
+// At prediction, a row with a missing value follows each split's
+// DefaultLeft (the side more training rows reached), and its predictions
+// are NaN when its leaf's softmax uses the missing feature.
+//
 // # Determinism
 //
 // The same data, Options and Seed give the same model byte for byte for

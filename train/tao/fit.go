@@ -53,19 +53,27 @@ func Fit(train, valid *data.Dataset, o Options) (*Tree, error) {
 		return nil, err
 	}
 	s.nr = train.Rows
-	shift, scale, err := trainset.FitStandardiser(train, "tao", s.impute)
+	if err := complete(train, "training"); err != nil {
+		return nil, err
+	}
+	if valid != nil {
+		if err := complete(valid, "validation"); err != nil {
+			return nil, err
+		}
+	}
+	shift, scale, err := trainset.FitStandardiser(train, "tao", false)
 	if err != nil {
 		return nil, err
 	}
 	tr := &trainer{s: s, d: train.Cols, n: train.Rows, y: y}
-	if tr.x, err = trainset.Standardise(train, shift, scale, "training", "tao", s.impute); err != nil {
+	if tr.x, err = trainset.Standardise(train, shift, scale, "training", "tao", false); err != nil {
 		return nil, err
 	}
 	if valid != nil {
 		if tr.yv, err = trainset.LabelsOf(valid, names, "tao"); err != nil {
 			return nil, err
 		}
-		if tr.xv, err = trainset.Standardise(valid, shift, scale, "validation", "tao", s.impute); err != nil {
+		if tr.xv, err = trainset.Standardise(valid, shift, scale, "validation", "tao", false); err != nil {
 			return nil, err
 		}
 	}
@@ -129,6 +137,23 @@ func (t *Tree) PredictClass(x []float64) int {
 		xs[j] = (v - t.shift[j]) * t.scale[j]
 	}
 	return t.root.route(xs).predict(xs)
+}
+
+// complete refuses a data set with a missing value: a softmax leaf
+// computes with every feature of its rows, and no value stands for a
+// missing one there. what names d in the error.
+func complete(d *data.Dataset, what string) error {
+	for i, v := range d.X {
+		if math.IsNaN(v) {
+			r, j := i/d.Cols, i%d.Cols
+			name := strconv.Itoa(j)
+			if d.Features != nil && d.Features[j] != "" {
+				name = fmt.Sprintf("%q (column %d)", d.Features[j], j)
+			}
+			return fmt.Errorf("tao: feature %s of %s row %d (0-based) is missing (NaN): softmax leaves compute with every feature, so softmax trees need complete rows; fill in missing values before training", name, what, r)
+		}
+	}
+	return nil
 }
 
 // errorRate returns the share of the standardised rows x (of d features)

@@ -109,12 +109,6 @@ type Options struct {
 	// only when they lower Eq. 3.
 	Strict bool
 
-	// Impute replaces a missing feature value (NaN) of the training and
-	// validation rows by the training mean of its feature; without it a
-	// missing value is an error. The exported model has no imputation: a
-	// missing value follows each split's DefaultLeft, the side that more
-	// training rows reach.
-	Impute bool
 	// Seed seeds the directions of the median splits.
 	Seed uint64
 	// Threads is the number of goroutines that fit the nodes of one depth
@@ -159,7 +153,7 @@ type settings struct {
 	iterations, expand    int
 	solverIters           int
 	growthDepth, rounds   int
-	impute, nodeChecks    bool
+	nodeChecks            bool
 	seed                  uint64
 	threads               int
 	classes, features, nr int // K, D and the training rows
@@ -187,7 +181,6 @@ func (o Options) settings(d, k int) (settings, error) {
 		solverIters: orDefault(o.SolverIterations, DefaultSolverIters),
 		growthDepth: orDefault(o.MaxGrowthDepth, DefaultMaxGrowthDepth),
 		rounds:      orDefault(o.MaxRounds, DefaultMaxRounds),
-		impute:      o.Impute,
 		nodeChecks:  o.Strict,
 		seed:        o.Seed,
 		threads:     o.Threads,
@@ -284,7 +277,6 @@ func (s settings) params() map[string]string {
 		"iterations":        strconv.Itoa(s.iterations),
 		"solver_iterations": strconv.Itoa(s.solverIters),
 		"seed":              strconv.FormatUint(s.seed, 10),
-		"impute":            strconv.FormatBool(s.impute),
 		"strict":            strconv.FormatBool(s.nodeChecks),
 		"max_row_loss":      f(maxRowLoss),
 	}
