@@ -520,12 +520,6 @@ func (f *forest) model(tr *trainer, name string, train, valid *data.Dataset) (*i
 		}
 		params["finetune_epochs_kept"] = strings.Join(kept, ",")
 	}
-	fp := train.Fingerprint()
-	if valid != nil {
-		for key, v := range valid.Fingerprint() {
-			fp["valid_"+key] = v
-		}
-	}
 	m := &ir.Model{
 		FormatVersion: ir.FormatVersion,
 		Name:          name,
@@ -536,7 +530,7 @@ func (f *forest) model(tr *trainer, name string, train, valid *data.Dataset) (*i
 		ClassNames:    slices.Clone(f.names),
 		Aggregation:   ir.Sum,
 		Link:          ir.Identity,
-		Provenance:    &ir.Provenance{Producer: Producer, Params: params, Data: fp},
+		Provenance:    &ir.Provenance{Producer: Producer, Params: params, Data: trainset.Fingerprint(train, valid)},
 	}
 	if len(f.trees) > 1 {
 		m.Aggregation = ir.Mean

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -160,23 +161,16 @@ type settings struct {
 
 func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 
-func orDefault(v, d int) int {
-	if v == 0 {
-		return d
-	}
-	return v
-}
-
 // settings checks o and resolves its defaults for p features and k
 // classes.
 func (o Options) settings(p, k int) (settings, error) {
 	s := settings{
-		trees:      orDefault(o.Trees, DefaultTrees),
-		depth:      orDefault(o.MaxDepth, DefaultMaxDepth),
-		minSamples: orDefault(o.MinSamples, 2*k),
-		attempts:   orDefault(o.MaxAttempts, DefaultMaxAttempts),
-		epochs:     orDefault(o.Epochs, DefaultEpochs),
-		batch:      orDefault(o.BatchSize, DefaultBatchSize),
+		trees:      cmp.Or(o.Trees, DefaultTrees),
+		depth:      cmp.Or(o.MaxDepth, DefaultMaxDepth),
+		minSamples: cmp.Or(o.MinSamples, 2*k),
+		attempts:   cmp.Or(o.MaxAttempts, DefaultMaxAttempts),
+		epochs:     cmp.Or(o.Epochs, DefaultEpochs),
+		batch:      cmp.Or(o.BatchSize, DefaultBatchSize),
 		lr:         o.LearningRate,
 		deltaGamma: DefaultDeltaGamma,
 		seed:       o.Seed,

@@ -131,17 +131,12 @@ func newModel(train, valid *data.Dataset, opts Options, s settings, tgt *target)
 		Provenance: &ir.Provenance{
 			Producer: Producer,
 			Params:   s.params(),
-			Data:     train.Fingerprint(),
+			Data:     trainset.Fingerprint(train, valid),
 		},
 	}
 	trainset.Describe(m, tgt.k, tgt.names)
 	if baseScoreForTest != nil {
 		m.BaseScore = slices.Clone(baseScoreForTest)
-	}
-	if valid != nil {
-		for k, v := range valid.Fingerprint() {
-			m.Provenance.Data["valid_"+k] = v
-		}
 	}
 	return m
 }

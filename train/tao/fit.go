@@ -52,7 +52,6 @@ func Fit(train, valid *data.Dataset, o Options) (*Tree, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.nr = train.Rows
 	if err := complete(train, "training"); err != nil {
 		return nil, err
 	}
@@ -217,12 +216,6 @@ func (t *Tree) model(tr *trainer, names []string, name string, train, valid *dat
 	params["flops_per_row"] = f(float64(flops) / float64(tr.n))
 	params["objective"] = f(tr.objective(t.root, tr.all) / float64(tr.n))
 	params["train_error"] = f(errorRate(t.root, tr.x, tr.y, tr.d))
-	fp := train.Fingerprint()
-	if valid != nil {
-		for key, v := range valid.Fingerprint() {
-			fp["valid_"+key] = v
-		}
-	}
 	m := &ir.Model{
 		FormatVersion: ir.FormatVersion,
 		Name:          name,
@@ -235,7 +228,7 @@ func (t *Tree) model(tr *trainer, names []string, name string, train, valid *dat
 		Aggregation:   ir.Sum,
 		Link:          ir.Identity,
 		Trees:         []ir.Tree{{Output: ir.AllOutputs, Nodes: nodes}},
-		Provenance:    &ir.Provenance{Producer: Producer, Params: params, Data: fp},
+		Provenance:    &ir.Provenance{Producer: Producer, Params: params, Data: trainset.Fingerprint(train, valid)},
 	}
 	if err := m.Validate(); err != nil {
 		return nil, fmt.Errorf("tao: the trained model is invalid (a bug): %w", err)

@@ -1,6 +1,7 @@
 package tao
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"runtime"
@@ -146,27 +147,19 @@ type Progress struct {
 
 // settings are Options checked, with defaults resolved.
 type settings struct {
-	kind                  Kind
-	depth, k              int
-	alpha, rho            float64
-	lambda, mu            float64
-	iterations, expand    int
-	solverIters           int
-	growthDepth, rounds   int
-	nodeChecks            bool
-	seed                  uint64
-	threads               int
-	classes, features, nr int // K, D and the training rows
+	kind                Kind
+	depth, k            int
+	alpha, rho          float64
+	lambda, mu          float64
+	iterations, expand  int
+	solverIters         int
+	growthDepth, rounds int
+	nodeChecks          bool
+	seed                uint64
+	threads             int
 }
 
 func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
-
-func orDefault(v, d int) int {
-	if v == 0 {
-		return d
-	}
-	return v
-}
 
 // settings checks o and resolves its defaults for d features and k
 // classes.
@@ -177,15 +170,13 @@ func (o Options) settings(d, k int) (settings, error) {
 		rho:         o.Rho,
 		lambda:      DefaultLambda,
 		mu:          DefaultLambda,
-		expand:      orDefault(o.ExpandIterations, DefaultExpandIters),
-		solverIters: orDefault(o.SolverIterations, DefaultSolverIters),
-		growthDepth: orDefault(o.MaxGrowthDepth, DefaultMaxGrowthDepth),
-		rounds:      orDefault(o.MaxRounds, DefaultMaxRounds),
+		expand:      cmp.Or(o.ExpandIterations, DefaultExpandIters),
+		solverIters: cmp.Or(o.SolverIterations, DefaultSolverIters),
+		growthDepth: cmp.Or(o.MaxGrowthDepth, DefaultMaxGrowthDepth),
+		rounds:      cmp.Or(o.MaxRounds, DefaultMaxRounds),
 		nodeChecks:  o.Strict,
 		seed:        o.Seed,
 		threads:     o.Threads,
-		classes:     k,
-		features:    d,
 	}
 	if s.kind == "" {
 		s.kind = DefaultKind
@@ -207,11 +198,11 @@ func (o Options) settings(d, k int) (settings, error) {
 	}
 	switch s.kind {
 	case ST:
-		s.depth = orDefault(o.Depth, DefaultSTDepth)
-		s.iterations = orDefault(o.Iterations, DefaultSTIterations)
+		s.depth = cmp.Or(o.Depth, DefaultSTDepth)
+		s.iterations = cmp.Or(o.Iterations, DefaultSTIterations)
 	case AST:
-		s.depth = orDefault(o.Depth, DefaultASTDepth)
-		s.iterations = orDefault(o.Iterations, DefaultASTIterations)
+		s.depth = cmp.Or(o.Depth, DefaultASTDepth)
+		s.iterations = cmp.Or(o.Iterations, DefaultASTIterations)
 	case Softmax:
 		s.iterations = 1
 	default:

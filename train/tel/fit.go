@@ -388,12 +388,7 @@ func Fit(train, valid *data.Dataset, opts Options) (*Ensemble, error) {
 	if err != nil {
 		return nil, err
 	}
-	en := &Ensemble{e: e, s: s, tgt: tgt, st: st, features: slices.Clone(train.Features), name: opts.Name, fp: train.Fingerprint()}
-	if valid != nil {
-		for key, v := range valid.Fingerprint() {
-			en.fp["valid_"+key] = v
-		}
-	}
+	en := &Ensemble{e: e, s: s, tgt: tgt, st: st, features: slices.Clone(train.Features), name: opts.Name, fp: trainset.Fingerprint(train, valid)}
 
 	order := make([]int, n)
 	for i := range order {

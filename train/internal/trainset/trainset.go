@@ -136,3 +136,16 @@ func Describe(m *ir.Model, k int, names []string) {
 		m.ClassNames = slices.Clone(names)
 	}
 }
+
+// Fingerprint returns the fingerprint of the training set train for a
+// model's provenance, with that of the validation set valid (if not nil)
+// under the same keys prefixed "valid_".
+func Fingerprint(train, valid *data.Dataset) map[string]string {
+	fp := train.Fingerprint()
+	if valid != nil {
+		for key, v := range valid.Fingerprint() {
+			fp["valid_"+key] = v
+		}
+	}
+	return fp
+}
