@@ -19,6 +19,7 @@ import (
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
 
+	"github.com/treegen/treegen/docs/internal/repro"
 	"github.com/treegen/treegen/ir"
 	"github.com/treegen/treegen/train/cart"
 	"github.com/treegen/treegen/train/e2e"
@@ -244,7 +245,7 @@ func depthUnit(s *depthsSettings, st *set, depth int, chk *checker) (depthResult
 		}
 		m := ef.Model()
 		secs := time.Since(t).Seconds()
-		acc, err := accuracy(m, valid)
+		acc, err := repro.Accuracy(m, valid)
 		if err != nil {
 			return r, err
 		}
@@ -271,10 +272,10 @@ func depthUnit(s *depthsSettings, st *set, depth int, chk *checker) (depthResult
 	if r.splitsPerRow, err = strconv.ParseFloat(m.Provenance.Params["split_evaluations_per_row"], 64); err != nil {
 		return r, err
 	}
-	if r.e2eTest, err = accuracy(m, test); err != nil {
+	if r.e2eTest, err = repro.Accuracy(m, test); err != nil {
 		return r, err
 	}
-	if r.e2eTrain, err = accuracy(m, fit); err != nil {
+	if r.e2eTrain, err = repro.Accuracy(m, fit); err != nil {
 		return r, err
 	}
 	var nodes []int
@@ -293,10 +294,10 @@ func depthUnit(s *depthsSettings, st *set, depth int, chk *checker) (depthResult
 			return r, fmt.Errorf("greedy E2EDT: %w", err)
 		}
 		r.greedySeconds = time.Since(t).Seconds()
-		if r.greedyTest, err = accuracy(g, test); err != nil {
+		if r.greedyTest, err = repro.Accuracy(g, test); err != nil {
 			return r, err
 		}
-		if r.greedyTrain, err = accuracy(g, fit); err != nil {
+		if r.greedyTrain, err = repro.Accuracy(g, fit); err != nil {
 			return r, err
 		}
 	}
@@ -307,10 +308,10 @@ func depthUnit(s *depthsSettings, st *set, depth int, chk *checker) (depthResult
 		return r, fmt.Errorf("CART: %w", err)
 	}
 	r.cartSeconds = time.Since(t).Seconds()
-	if r.cartTest, err = accuracy(c, test); err != nil {
+	if r.cartTest, err = repro.Accuracy(c, test); err != nil {
 		return r, err
 	}
-	if r.cartTrain, err = accuracy(c, fit); err != nil {
+	if r.cartTrain, err = repro.Accuracy(c, fit); err != nil {
 		return r, err
 	}
 	if r.cartSplitsPerRow, _, err = splitStats(c, test); err != nil {
@@ -374,7 +375,7 @@ func reportDepths(s *depthsSettings, rs []depthResult, total time.Duration, chk 
 				ties++
 			}
 		}
-		mean := func(v []float64) float64 { m, _ := meanSE(v); return m }
+		mean := func(v []float64) float64 { m, _ := repro.MeanSE(v); return m }
 		greedy := ""
 		if s.greedy {
 			greedy = fmt.Sprintf(" %.4f |", mean(gt))

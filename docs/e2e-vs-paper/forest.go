@@ -21,6 +21,7 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"github.com/treegen/treegen/data"
+	"github.com/treegen/treegen/docs/internal/repro"
 	"github.com/treegen/treegen/ir"
 	"github.com/treegen/treegen/train/e2e"
 )
@@ -65,15 +66,15 @@ func trainerCheck(models []*forestModel) (string, error) {
 // measure fills the accuracies and split statistics of f from its model.
 func (f *forestModel) measure(train, valid, test *data.Dataset) error {
 	var err error
-	if f.testAcc, err = accuracy(f.m, test); err != nil {
+	if f.testAcc, err = repro.Accuracy(f.m, test); err != nil {
 		return err
 	}
-	if f.trainAcc, err = accuracy(f.m, train); err != nil {
+	if f.trainAcc, err = repro.Accuracy(f.m, train); err != nil {
 		return err
 	}
 	f.validAcc = math.NaN()
 	if valid != nil {
-		if f.validAcc, err = accuracy(f.m, valid); err != nil {
+		if f.validAcc, err = repro.Accuracy(f.m, valid); err != nil {
 			return err
 		}
 		f.validRows = valid.Rows
@@ -89,7 +90,7 @@ func (f *forestModel) measure(train, valid, test *data.Dataset) error {
 	for i, n := range nodes {
 		fl[i] = float64(n)
 	}
-	f.nodesMean, f.nodesSE = meanSE(fl)
+	f.nodesMean, f.nodesSE = repro.MeanSE(fl)
 	f.nodesMin, f.nodesMax = slices.Min(nodes), slices.Max(nodes)
 	f.finalGamma = f.m.Provenance.Params["final_gamma"]
 	f.trees = len(f.m.Trees)

@@ -180,9 +180,8 @@ import (
 	"strings"
 	"sync"
 
-	"gonum.org/v1/gonum/stat"
-
 	"github.com/treegen/treegen/data"
+	"github.com/treegen/treegen/docs/internal/repro"
 	"github.com/treegen/treegen/internal/atomicfile"
 	"github.com/treegen/treegen/internal/gencheck"
 	"github.com/treegen/treegen/internal/pmlb"
@@ -295,7 +294,7 @@ type set struct {
 // load reads the data set name of dir; with oneHot, every feature is
 // replaced by one 0/1 column per distinct value (see oneHotEncode).
 func load(dir, name string, oneHot bool) (*set, error) {
-	d, err := data.ReadFile(filepath.Join(dir, name+".tsv.gz"), data.Options{RequireTarget: true})
+	d, class, k, err := repro.Read(dir, name)
 	if err != nil {
 		return nil, err
 	}
@@ -304,11 +303,7 @@ func load(dir, name string, oneHot bool) (*set, error) {
 			return nil, err
 		}
 	}
-	labels, class, err := data.Classes(d.Y)
-	if err != nil {
-		return nil, err
-	}
-	return &set{name: name, d: d, class: class, k: len(labels)}, nil
+	return &set{name: name, d: d, class: class, k: k}, nil
 }
 
 // oneHotEncode returns d with every feature column replaced by one column
@@ -391,29 +386,6 @@ func subsample(st *set, rows []int, n int, seed uint64) []int {
 	return pick(rows, keep)
 }
 
-// accuracy returns the share of the rows of d whose class the interpreter
-// predicts for m, matched by name.
-func accuracy(m *ir.Model, d *data.Dataset) (float64, error) {
-	p, err := rt.New[float64](m)
-	if err != nil {
-		return 0, err
-	}
-	if len(m.ClassNames) == 0 {
-		return 0, errors.New("the model has no class names")
-	}
-	ok := 0
-	for r := range d.Rows {
-		c, err := p.PredictClass(d.Row(r))
-		if err != nil {
-			return 0, err
-		}
-		if m.ClassNames[c] == d.LabelName(d.Y[r]) {
-			ok++
-		}
-	}
-	return float64(ok) / float64(d.Rows), nil
-}
-
 // sameAsTrainer returns the number of rows of d on which the interpreter's
 // class for the exported model differs from the trainer's own
 // deterministic prediction (e2e.Forest.PredictClass); it should be 0.
@@ -467,16 +439,6 @@ func splitStats(m *ir.Model, d *data.Dataset) (perRow float64, nodes []int, err 
 		}
 	}
 	return float64(total) / float64(d.Rows), nodes, nil
-}
-
-// meanSE returns the mean and the standard error of the mean (sample
-// standard deviation over √n; NaN for fewer than two values).
-func meanSE(v []float64) (float64, float64) {
-	m, sd := stat.MeanStdDev(v, nil)
-	if len(v) < 2 {
-		return m, math.NaN()
-	}
-	return m, sd / math.Sqrt(float64(len(v)))
 }
 
 func parseInts(text string) ([]int, error) {

@@ -60,6 +60,7 @@ import (
 	"time"
 
 	"github.com/treegen/treegen/data"
+	"github.com/treegen/treegen/docs/internal/repro"
 	"github.com/treegen/treegen/internal/atomicfile"
 	"github.com/treegen/treegen/internal/gencheck"
 	"github.com/treegen/treegen/ir"
@@ -258,11 +259,7 @@ func fitTAO(s *settings, dataset, name string, o tao.Options, seed uint64, train
 // otherSet trains the five TAO models, CART and GBDT on an 80/20 split of
 // the data set name.
 func otherSet(s *settings, name string) ([]*result, error) {
-	d, err := data.ReadFile(filepath.Join(s.dir, name+".tsv.gz"), data.Options{RequireTarget: true})
-	if err != nil {
-		return nil, err
-	}
-	labels, class, err := data.Classes(d.Y)
+	d, class, k, err := repro.Read(s.dir, name)
 	if err != nil {
 		return nil, err
 	}
@@ -272,7 +269,7 @@ func otherSet(s *settings, name string) ([]*result, error) {
 	var out []*result
 	for _, sp := range letterSpecs() {
 		o := sp.opts
-		o.K = min(o.K, len(labels))
+		o.K = min(o.K, k)
 		r, err := fitTAO(s, name, sp.name, o, seed, train, test)
 		if err != nil {
 			return nil, err
@@ -309,26 +306,6 @@ func otherSet(s *settings, name string) ([]*result, error) {
 		out = append(out, r)
 	}
 	return out, nil
-}
-
-// errorRate returns the share of the rows of d whose class the interpreter
-// does not predict for m, matched by name.
-func errorRate(m *ir.Model, d *data.Dataset) (float64, error) {
-	p, err := rt.New[float64](m)
-	if err != nil {
-		return 0, err
-	}
-	wrong := 0
-	for i := range d.Rows {
-		c, err := p.PredictClass(d.Row(i))
-		if err != nil {
-			return 0, err
-		}
-		if m.ClassNames[c] != d.LabelName(d.Y[i]) {
-			wrong++
-		}
-	}
-	return float64(wrong) / float64(d.Rows), nil
 }
 
 // flopsPerRow returns the mean multiply-adds per row of d of the softmax
@@ -407,6 +384,12 @@ func check(s *settings, rs []*result) error {
 		r.genNs = res[i].NsPerRow
 	}
 	return nil
+}
+
+// errorRate is 1 - repro.Accuracy.
+func errorRate(m *ir.Model, d *data.Dataset) (float64, error) {
+	acc, err := repro.Accuracy(m, d)
+	return 1 - acc, err
 }
 
 // f formats v with prec decimals, "–" for NaN.

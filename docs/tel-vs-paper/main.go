@@ -76,10 +76,9 @@ import (
 	"sync"
 	"time"
 
-	"gonum.org/v1/gonum/stat"
-
 	"github.com/treegen/treegen/codegen"
 	"github.com/treegen/treegen/data"
+	"github.com/treegen/treegen/docs/internal/repro"
 	"github.com/treegen/treegen/internal/atomicfile"
 	"github.com/treegen/treegen/internal/harness"
 	"github.com/treegen/treegen/internal/pmlb"
@@ -363,7 +362,7 @@ func run(s *settings) error {
 						s.progress, s.numUnits, time.Since(s.start).Seconds(), u.st.name, u.seed, r.cfg, r.batch, r.epochs,
 						r.validAUC, r.test, r.heldout, r.seconds)
 					if len(s.results[u.st.name]) == s.seeds {
-						m, se := meanSE(tests(s.results[u.st.name]))
+						m, se := repro.MeanSE(tests(s.results[u.st.name]))
 						fmt.Fprintf(os.Stderr, "== %-24s ours %.4f ± %.4f  paper %.3f  diff %+.4f\n",
 							u.st.name, m, se, s.paperAUC[u.st.name], m-s.paperAUC[u.st.name])
 					}
@@ -385,15 +384,11 @@ func run(s *settings) error {
 }
 
 func load(s *settings, name string) (*set, error) {
-	d, err := data.ReadFile(filepath.Join(s.dir, name+".tsv.gz"), data.Options{RequireTarget: true})
+	d, class, k, err := repro.Read(s.dir, name)
 	if err != nil {
 		return nil, err
 	}
-	labels, class, err := data.Classes(d.Y)
-	if err != nil {
-		return nil, err
-	}
-	st := &set{name: name, d: d, class: class, k: len(labels), big: d.Rows > s.bigRows}
+	st := &set{name: name, d: d, class: class, k: k, big: d.Rows > s.bigRows}
 	outputs := st.k
 	if outputs == 2 {
 		outputs = 1
@@ -636,16 +631,6 @@ func heldouts(rs []seedResult) []float64 {
 	return out
 }
 
-// meanSE returns the mean and the standard error of the mean (sample
-// standard deviation over √n; NaN for fewer than two values).
-func meanSE(v []float64) (float64, float64) {
-	m, sd := stat.MeanStdDev(v, nil)
-	if len(v) < 2 {
-		return m, math.NaN()
-	}
-	return m, sd / math.Sqrt(float64(len(v)))
-}
-
 // chosen summarises the winning configurations of the seeds: γ, learning
 // rate, L2 and epochs per seed, in seed order.
 func chosen(rs []seedResult) string {
@@ -674,8 +659,8 @@ func report(s *settings, names []string, total time.Duration) error {
 		rs := s.results[n]
 		slices.SortFunc(rs, func(a, b seedResult) int { return a.seed - b.seed })
 		st := s.loaded[n]
-		m, se := meanSE(tests(rs))
-		h, _ := meanSE(heldouts(rs))
+		m, se := repro.MeanSE(tests(rs))
+		h, _ := repro.MeanSE(heldouts(rs))
 		diff := m - s.paperAUC[n]
 		ok := math.Abs(diff) <= s.tolerance
 		// Better than the paper by more than the tolerance is not a miss.

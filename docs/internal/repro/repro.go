@@ -1,0 +1,66 @@
+// Package repro holds what the programs of docs/ that check treegen's
+// trainers against their papers share: reading a data set of
+// testdata/pmlb with its classes, the interpreter's accuracy of a model on
+// labelled rows, and the mean with its standard error.
+package repro
+
+import (
+	"errors"
+	"math"
+	"path/filepath"
+
+	"gonum.org/v1/gonum/stat"
+
+	"github.com/treegen/treegen/data"
+	"github.com/treegen/treegen/ir"
+	"github.com/treegen/treegen/runtime"
+)
+
+// Read reads the data set name (name.tsv.gz) of the folder dir, which must
+// have a target, and returns it with the class index of every row (as
+// data.Classes numbers them) and the number of classes.
+func Read(dir, name string) (d *data.Dataset, class []int, k int, err error) {
+	d, err = data.ReadFile(filepath.Join(dir, name+".tsv.gz"), data.Options{RequireTarget: true})
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	labels, class, err := data.Classes(d.Y)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	return d, class, len(labels), nil
+}
+
+// Accuracy returns the share of the rows of d whose class the interpreter
+// predicts for the classifier m, the model's class matched to the row's by
+// name.
+func Accuracy(m *ir.Model, d *data.Dataset) (float64, error) {
+	if len(m.ClassNames) == 0 {
+		return 0, errors.New("the model has no class names")
+	}
+	p, err := runtime.New[float64](m)
+	if err != nil {
+		return 0, err
+	}
+	ok := 0
+	for r := range d.Rows {
+		c, err := p.PredictClass(d.Row(r))
+		if err != nil {
+			return 0, err
+		}
+		if m.ClassNames[c] == d.LabelName(d.Y[r]) {
+			ok++
+		}
+	}
+	return float64(ok) / float64(d.Rows), nil
+}
+
+// MeanSE returns the mean of v and the standard error of the mean (sample
+// standard deviation over √n; NaN for fewer than two values).
+func MeanSE(v []float64) (mean, se float64) {
+	mean, sd := stat.MeanStdDev(v, nil)
+	if len(v) < 2 {
+		return mean, math.NaN()
+	}
+	return mean, stat.StdErr(sd, float64(len(v)))
+}
