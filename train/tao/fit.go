@@ -82,14 +82,16 @@ func Fit(train, valid *data.Dataset, o Options) (*Tree, error) {
 	}
 	tr.mode = tr.topClasses(tr.all, 1)[0]
 
-	report := func(round, it, expanded int, root *node, obj float64) {
+	// report calls OnIteration; obj gives the objective, computed only
+	// when someone listens.
+	report := func(round, it, expanded int, root *node, obj func() float64) {
 		if o.OnIteration == nil {
 			return
 		}
 		depth, leaves, meanK := root.shape()
 		o.OnIteration(Progress{
 			Round: round, Iteration: it, Expanded: expanded,
-			Objective:  obj / float64(tr.n),
+			Objective:  obj() / float64(tr.n),
 			TrainError: errorRate(root, tr.x, tr.y, tr.d),
 			ValidError: errorRate(root, tr.xv, tr.yv, tr.d),
 			Depth:      depth, Leaves: leaves, MeanK: meanK,
@@ -101,13 +103,13 @@ func Fit(train, valid *data.Dataset, o Options) (*Tree, error) {
 	case Softmax:
 		root = newLeaf(len(names), tr.mode, tr.d)
 		tr.fitLeaf(root, tr.all, true)
-		report(0, 1, 0, root, tr.objective(root, tr.all))
+		report(0, 1, 0, root, func() float64 { return tr.objective(root, tr.all) })
 	default:
 		rng := rand.New(rand.NewPCG(s.seed, 0))
 		root = tr.complete(tr.all, s.depth, s.k, rng)
-		report(0, 0, 0, root, tr.objective(root, tr.all))
+		report(0, 0, 0, root, func() float64 { return tr.objective(root, tr.all) })
 		tr.optimise(root, tr.all, s.iterations, s.threads, func(it int, obj float64) {
-			report(0, it, 0, root, obj)
+			report(0, it, 0, root, func() float64 { return obj })
 		})
 		root = prune(root, tr.counts(root, tr.all))
 		if s.kind == AST {

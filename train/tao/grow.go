@@ -62,7 +62,7 @@ func (tr *trainer) expand(n *node, depth int, rows []int, rng *rand.Rand) *node 
 // leaves, then the whole tree is optimised by TAO and pruned; until a
 // round leaves the structure as it found it, or MaxRounds. report is
 // called after every round's expansions and global iterations.
-func (tr *trainer) grow(root *node, report func(round, it, expanded int, root *node, obj float64)) *node {
+func (tr *trainer) grow(root *node, report func(round, it, expanded int, root *node, obj func() float64)) *node {
 	for round := 1; round <= tr.s.rounds; round++ {
 		before := signature(root)
 		reach := tr.reduced(root, tr.all)
@@ -88,12 +88,12 @@ func (tr *trainer) grow(root *node, report func(round, it, expanded int, root *n
 				expanded++
 			}
 		}
-		report(round, 0, expanded, root, tr.objective(root, tr.all))
+		report(round, 0, expanded, root, func() float64 { return tr.objective(root, tr.all) })
 		if expanded == 0 {
 			break
 		}
 		tr.optimise(root, tr.all, tr.s.iterations, tr.s.threads, func(it int, obj float64) {
-			report(round, it, expanded, root, obj)
+			report(round, it, expanded, root, func() float64 { return obj })
 		})
 		root = prune(root, tr.counts(root, tr.all))
 		if signature(root) == before {

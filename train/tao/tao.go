@@ -344,8 +344,20 @@ func prune(n *node, count map[*node]int) *node {
 // node of the subtree at root.
 func (tr *trainer) counts(root *node, rows []int) map[*node]int {
 	c := make(map[*node]int)
-	for n, r := range tr.reduced(root, rows) {
-		c[n] = len(r)
+	for _, r := range rows {
+		x := tr.row(r)
+		n := root
+		for {
+			c[n]++
+			if n.leaf {
+				break
+			}
+			if n.goRight(x) {
+				n = n.right
+			} else {
+				n = n.left
+			}
+		}
 	}
 	return c
 }
