@@ -30,6 +30,10 @@ func (tr *trainer) expand(n *node, depth int, rows []int, rng *rand.Rand) *node 
 	if depth >= tr.s.growthDepth || len(rows) < 2 || len(tr.topClasses(rows, 2)) < 2 {
 		return nil
 	}
+	before := tr.errors(n, rows)
+	if before == 0 {
+		return nil
+	}
 	kmax := contract(tr.s.alpha, n.kmax)
 	stump := tr.medianSplit(rows, rng)
 	left, right := tr.split(stump, rows)
@@ -42,10 +46,6 @@ func (tr *trainer) expand(n *node, depth int, rows []int, rng *rand.Rand) *node 
 		return c
 	}
 	stump.left, stump.right = child(left), child(right)
-	before := tr.errors(n, rows)
-	if before == 0 {
-		return nil
-	}
 	tr.optimise(stump, rows, tr.s.expand, 1, nil)
 	if after := tr.errors(stump, rows); float64(after) > tr.s.rho*float64(before) {
 		return nil
