@@ -132,8 +132,10 @@
 // child is -s and towards its right child s; q_t is the minimum of the signed
 // margins on the path from the root to t (+Inf at the root), and
 // z_t = min(max(q_t, 0), a_t). A NaN margin gives +Inf towards the default
-// child and -Inf towards the other. The model's Readout then adds, to each
-// margin a_k after aggregation, r_k = Bias[k] + sum_j Weights[k][j]*u[j]
+// child and -Inf towards the other. A tree with Activation "elu" replaces
+// every split margin s by elu(s) before signing it: s if s > 0, else e - 1
+// in F with e = exp(s) as above (computed in float64, rounded to F); a NaN
+// margin stays NaN. The model's Readout then adds, to each margin a_k after aggregation, r_k = Bias[k] + sum_j Weights[k][j]*u[j]
 // accumulated left to right from the bias, over u = [x', z] with z the
 // concatenation over latent trees (in order) of z_t over each tree's nodes (in
 // index order).

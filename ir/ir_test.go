@@ -178,6 +178,8 @@ func TestValidate(t *testing.T) {
 			m.Trees[0].Output = AllOutputs
 			m.Trees[0].Nodes[1] = Node{Kind: SoftmaxLeaf, Softmax: &SoftmaxParams{Classes: []int{1}, Rows: []SparseRow{{}}, Bias: []float64{0}}}
 		}, "trees[0].nodes[1].softmax.classes[0]: class 1 out of range: the model has 1 outputs"},
+		{"activation outside latent", func(m *Model) { m.Trees[0].Activation = Elu }, "trees[0].activation: only a latent tree has a split activation"},
+		{"unknown activation", func(m *Model) { m.Trees[0].Activation = "relu" }, "trees[0].activation: unknown split activation \"relu\": want \"elu\" or none"},
 		{"activity outside latent", func(m *Model) { m.Trees[0].Nodes[1].Activity = f(1) }, "trees[0].nodes[1].activity: a node outside a latent tree has no activity"},
 		{"latent needs activity", func(m *Model) {
 			m.Trees[0].Latent, m.Trees[0].Output = true, AllOutputs

@@ -147,9 +147,25 @@ type Tree struct {
 	// Latent marks a latent tree (see doc.go): its leaves hold no values; every
 	// node carries an Activity, and the tree feeds the model's Readout.
 	Latent bool `json:"latent,omitempty"`
+	// Activation is applied to the split margins of a latent tree before
+	// they are signed: "" (none) or "elu" (see doc.go). Only latent trees
+	// have one.
+	Activation SplitActivation `json:"activation,omitempty"`
 	// Nodes holds the nodes, root first.
 	Nodes []Node `json:"nodes"`
 }
+
+// SplitActivation is a function applied to the split margins of a latent
+// tree (Tree.Activation).
+type SplitActivation string
+
+// Split activations.
+const (
+	// NoActivation leaves the margins as they are.
+	NoActivation SplitActivation = ""
+	// Elu replaces a margin s by elu(s): s if s > 0, exp(s) - 1 otherwise.
+	Elu SplitActivation = "elu"
+)
 
 // Node is a tree node. Which fields are meaningful depends on Kind; the
 // others must be zero (Validate enforces this).

@@ -219,6 +219,14 @@ func (v *validator) tree(path string, t *Tree) {
 		v.fail(path+".output", "output %d out of range: want -1 (all outputs) or 0..%d", t.Output, m.NumOutputs-1)
 		return
 	}
+	switch {
+	case t.Activation != NoActivation && t.Activation != Elu:
+		v.fail(path+".activation", "unknown split activation %q: want \"elu\" or none", t.Activation)
+		return
+	case t.Activation != NoActivation && !t.Latent:
+		v.fail(path+".activation", "only a latent tree has a split activation")
+		return
+	}
 	if t.Latent && t.Output != AllOutputs {
 		v.fail(path+".output", "a latent tree feeds the read-out: output must be -1")
 		return

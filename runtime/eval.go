@@ -621,6 +621,9 @@ func (p *Predictor[F]) latent(x []F, t *treeRef, s *scratch[F]) {
 		} else {
 			sm = p.dot(x, n.bias, n.w0, n.w1)
 		}
+		if t.elu && !(sm > 0) {
+			sm = F(fmath.Exp(float64(sm))) - 1 // NaN stays NaN
+		}
 		l, r := -sm, sm
 		if sm != sm {
 			if n.defaultLeft {

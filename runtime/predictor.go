@@ -67,6 +67,7 @@ type treeRef struct {
 	leaf   int32 // perfect trees: offset of the leaf values in perfLeaf
 	nodes  int32 // number of nodes (latent trees)
 	zStart int32 // offset of the tree's nodes in z (latent trees)
+	elu    bool  // latent trees: the split margins go through elu
 }
 
 type treeKind uint8
@@ -203,6 +204,7 @@ func build[F Float](m *ir.Model, general bool) (*Predictor[F], error) {
 		switch {
 		case t.Latent:
 			ref.kind = latentTree
+			ref.elu = t.Activation == ir.Elu
 			if p.leafErr == nil {
 				p.leafErr = fmt.Errorf("%w: tree %d is latent: its nodes all feed the read-out", ErrNotHard, i)
 			}

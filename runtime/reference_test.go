@@ -286,6 +286,9 @@ func refLatent[F Float](m *ir.Model, t *ir.Tree, x []F) []F {
 		} else {
 			s = refDot(n.Indices, n.Weights, n.Bias, x)
 		}
+		if t.Activation == ir.Elu && s <= 0 {
+			s = F(fmath.Exp(float64(s))) - 1
+		}
 		l, r := -s, s
 		if math.IsNaN(float64(s)) {
 			l, r = -inf, inf

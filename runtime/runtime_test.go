@@ -105,6 +105,7 @@ func TestRandomModelsMatchReference(t *testing.T) {
 		{"categorical", randmodel.Options{Categorical: 0.5}},
 		{"soft", randmodel.Options{Soft: 0.7, Oblique: 0.1, SoftmaxLeaf: 0.2, Float32Sum: true}},
 		{"latent", randmodel.Options{Oblique: 0.5, Latent: true, Float32Sum: true}},
+		{"latent-elu", randmodel.Options{Oblique: 0.5, Latent: true, LatentElu: true, Float32Sum: true}},
 		{"deep", randmodel.Options{AxisOnly: true, MinDepth: 10, MaxDepth: 14, Trees: 3}},
 	}
 	for _, kind := range kinds {

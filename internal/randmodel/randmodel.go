@@ -25,6 +25,7 @@ type Options struct {
 	Categorical float64 // probability of a categorical split
 	SoftmaxLeaf float64 // probability of a softmax leaf in vector-leaf trees
 	Latent      bool    // add one latent tree and a read-out
+	LatentElu   bool    // with Latent: the latent tree's splits go through elu
 	Float32Sum  bool    // let half of the models accumulate margins in float32
 	AxisOnly    bool    // only axis splits and constant leaves (overrides the above)
 	Task        ir.Task // "" draws one
@@ -154,6 +155,9 @@ func Model(seed uint64, o Options) *ir.Model {
 	}
 	if o.Latent && !o.AxisOnly {
 		m.Trees = append(m.Trees, g.treeFor(ir.AllOutputs, true))
+		if o.LatentElu {
+			m.Trees[len(m.Trees)-1].Activation = ir.Elu
+		}
 		z := m.LatentSize()
 		m.Readout = &ir.Readout{}
 		for k := 0; k < m.NumOutputs; k++ {
