@@ -22,10 +22,12 @@
 //
 //	1.0  the base format
 //	1.1  adds "trees_per_round" (Model.TreesPerRound)
+//	1.2  adds a tree's "activation" (Tree.Activation, latent trees)
 //
 // A model that leaves trees_per_round out is written as 1.0, byte for byte
 // as before 1.1 existed, with the same Hash. Decode refuses a file that uses
-// a field its stated version predates ("trees_per_round" in a 1.0 file):
+// a field its stated version predates ("trees_per_round" in a 1.0 file,
+// a tree's "activation" in a 1.1 file):
 // that file would be refused by the readers it claims to suit.
 //
 // # Boosting rounds

@@ -90,14 +90,26 @@ func checkAddedFields(obj map[string]any, version string) error {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
+	major, _, _ := strings.Cut(version, ".")
 	for _, k := range keys {
 		if _, ok := obj[k]; ok && minor < addedIn[k] {
-			major, _, _ := strings.Cut(version, ".")
 			return fmt.Errorf("%s: this field was added in format version %s.%d, but the file says format_version %q", k, major, addedIn[k], version)
+		}
+	}
+	if trees, ok := obj["trees"].([]any); ok && minor < activationAddedIn {
+		for i, t := range trees {
+			if t, ok := t.(map[string]any); ok {
+				if _, ok := t["activation"]; ok {
+					return fmt.Errorf("trees[%d].activation: this field was added in format version %s.%d, but the file says format_version %q", i, major, activationAddedIn, version)
+				}
+			}
 		}
 	}
 	return nil
 }
+
+// activationAddedIn is the minor version that added Tree.Activation.
+const activationAddedIn = 2
 
 // stamped returns m as Marshal and Hash encode it: with the format version
 // MinFormatVersion, the lowest that can represent it (a shallow copy when

@@ -16,8 +16,9 @@ import (
 const FormatVersion = "1.0"
 
 // LatestFormatVersion is the newest format version this package knows.
-// Version 1.1 added Model.TreesPerRound ("trees_per_round").
-const LatestFormatVersion = "1.1"
+// Version 1.1 added Model.TreesPerRound ("trees_per_round"), version 1.2
+// Tree.Activation ("activation").
+const LatestFormatVersion = "1.2"
 
 // MaxDepth is the deepest tree Validate accepts (the root has depth 0).
 const MaxDepth = 100
@@ -149,7 +150,7 @@ type Tree struct {
 	Latent bool `json:"latent,omitempty"`
 	// Activation is applied to the split margins of a latent tree before
 	// they are signed: "" (none) or "elu" (see doc.go). Only latent trees
-	// have one.
+	// have one. Added in format version 1.2.
 	Activation SplitActivation `json:"activation,omitempty"`
 	// Nodes holds the nodes, root first.
 	Nodes []Node `json:"nodes"`
@@ -283,9 +284,15 @@ func (m *Model) TreesPerOutput() []int {
 }
 
 // MinFormatVersion returns the lowest format version that can represent m:
-// "1.1" when it sets TreesPerRound, else "1.0" (FormatVersion). Marshal and
-// Hash stamp it on the model they encode.
+// "1.2" when a tree has an Activation, else "1.1" when it sets
+// TreesPerRound, else "1.0" (FormatVersion). Marshal and Hash stamp it on
+// the model they encode.
 func (m *Model) MinFormatVersion() string {
+	for i := range m.Trees {
+		if m.Trees[i].Activation != NoActivation {
+			return "1.2"
+		}
+	}
 	if m.TreesPerRound != 0 {
 		return "1.1"
 	}

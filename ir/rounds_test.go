@@ -214,3 +214,33 @@ func TestFirstRounds(t *testing.T) {
 		t.Errorf("latent: got %v", err)
 	}
 }
+
+// TestActivationVersion: a latent tree with a split activation is written
+// as format version 1.2, read back, and refused in a file that says 1.1.
+func TestActivationVersion(t *testing.T) {
+	a := 1.0
+	m := &Model{
+		FormatVersion: FormatVersion, Task: Regression, NumFeatures: 1, NumOutputs: 1,
+		Aggregation: Sum, Link: Identity,
+		Trees: []Tree{{Output: AllOutputs, Latent: true, Activation: Elu, Nodes: []Node{
+			{Kind: Oblique, Left: 1, Right: 2, Indices: []int{0}, Weights: []float64{1}, Activity: &a},
+			{Kind: Leaf, Activity: &a}, {Kind: Leaf, Activity: &a},
+		}}},
+		Readout: &Readout{Weights: [][]float64{{1, 1, 1, 1}}, Bias: []float64{0}},
+	}
+	b, err := Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(b, []byte(`"format_version": "1.2"`)) {
+		t.Fatalf("a tree with an activation is not written as 1.2:\n%s", b)
+	}
+	back, err := Decode(b, "m.json")
+	if err != nil || back.Trees[0].Activation != Elu {
+		t.Fatalf("read back: %v, activation %q", err, back.Trees[0].Activation)
+	}
+	old := bytes.Replace(b, []byte(`"format_version": "1.2"`), []byte(`"format_version": "1.1"`), 1)
+	if _, err := Decode(old, "m.json"); err == nil || !strings.Contains(err.Error(), "trees[0].activation: this field was added in format version 1.2") {
+		t.Fatalf("a 1.1 file with an activation: %v", err)
+	}
+}
