@@ -31,6 +31,10 @@ func NewAdam(n int, lr float64) *Adam {
 	return &Adam{lr: lr, m: make([]float64, n), v: make([]float64, n), pow1: 1, pow2: 1}
 }
 
+// SetLearningRate sets the learning rate of the next steps, keeping the
+// moments, as a schedule that decays it on a plateau does.
+func (a *Adam) SetLearningRate(lr float64) { a.lr = lr }
+
 // Step moves theta against the gradient g, on up to threads goroutines for
 // large parameter vectors; the result does not depend on threads.
 func (a *Adam) Step(theta, g []float64, threads int) {

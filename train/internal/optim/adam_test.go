@@ -58,3 +58,36 @@ func TestAdamThreads(t *testing.T) {
 		}
 	}
 }
+
+// TestQHAdam checks QHAdam's first step against the formula by hand and
+// that it minimises a quadratic.
+func TestQHAdam(t *testing.T) {
+	theta := []float64{3, -2, 0.5}
+	a := NewQHAdam(len(theta), 0.01)
+	g := []float64{6, -4, 1}
+	before := append([]float64(nil), theta...)
+	a.Step(theta, g)
+	for i, gi := range g {
+		// m̂ = g and v̂ = g² after one step, so the step is
+		// lr·(0.3g + 0.7g)/(|g| + ε).
+		want := before[i] - 0.01*gi/(math.Abs(gi)+1e-8)
+		if math.Abs(theta[i]-want) > 1e-15 {
+			t.Fatalf("first step of parameter %d: got %v, want %v", i, theta[i], want)
+		}
+	}
+	a.SetLearningRate(0.05)
+	if a.LearningRate() != 0.05 {
+		t.Fatalf("LearningRate = %v after SetLearningRate(0.05)", a.LearningRate())
+	}
+	for range 3000 {
+		for i, th := range theta {
+			g[i] = 2 * th
+		}
+		a.Step(theta, g)
+	}
+	for i, th := range theta {
+		if math.Abs(th) > 1e-2 {
+			t.Fatalf("parameter %d = %v after 3000 steps on θ², want about 0", i, th)
+		}
+	}
+}
