@@ -261,6 +261,34 @@ func (p *Predictor[F]) PredictLeaves(x []F, leaves []int) error {
 	return nil
 }
 
+// PredictLatent writes z, the traversals of row x through the model's
+// latent trees (ir/doc.go), into z: for every latent tree in order, z_t of
+// each of its nodes in index order, as the read-out sees them. A row
+// follows the nodes whose z_t > 0, a path from the root: the latent tree
+// as a hierarchy of clusters. len(z) must be the model's LatentSize; a
+// model without a latent tree has none (len(z) = 0).
+func (p *Predictor[F]) PredictLatent(x, z []F) error {
+	if len(x) != p.p {
+		return ErrFeatureCount
+	}
+	if len(z) != p.zLen {
+		return ErrOutputSize
+	}
+	if p.zLen == 0 {
+		return nil
+	}
+	s := p.pool.Get().(*scratch[F])
+	xs, _ := p.prepare(x, s.x, s.x32)
+	for i := range p.trees {
+		if t := &p.trees[i]; t.kind == latentTree {
+			p.latent(xs, t, s)
+		}
+	}
+	copy(z, s.z)
+	p.pool.Put(s)
+	return nil
+}
+
 // leaves walks every tree, all of them hard, to its leaf: x is the
 // (preprocessed) row the general layout reads, xfast the row fast and
 // perfect trees read, as in margin.

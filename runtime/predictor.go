@@ -52,6 +52,7 @@ type Predictor[F Float] struct {
 	readB       []F
 	needScratch bool
 	leafErr     error // why PredictLeaves cannot work, or nil
+	zLen        int   // the length of z, LatentSize
 	blocked     bool  // PredictBatch scores blocks of rows: fast trees, no latent tree
 	maxLatent   int
 	pool        sync.Pool
@@ -257,6 +258,7 @@ func build[F Float](m *ir.Model, general bool) (*Predictor[F], error) {
 	for i := range p.trees {
 		p.blocked = p.blocked || p.trees[i].kind == fastTree || p.trees[i].kind == perfTree
 	}
+	p.zLen = z
 	if z > 0 {
 		p.blocked = false // a row's latent z lives in the scratch until its read-out
 	}

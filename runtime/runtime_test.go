@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/treegen/treegen/internal/randmodel"
@@ -358,4 +359,66 @@ func ExamplePredictor() {
 	// x=0 p=0.2689 class=0
 	// x=1 p=0.7311 class=1
 	// x=NaN p=0.7311 class=1
+}
+
+// TestPredictLatent: PredictLatent gives the reference's z of every latent
+// tree, in both precisions, and refuses wrong lengths.
+func TestPredictLatent(t *testing.T) {
+	for seed := uint64(1); seed <= 60; seed++ {
+		m := randmodel.Model(seed, randmodel.Options{Oblique: 0.5, Latent: true, LatentElu: seed%2 == 0})
+		checkLatent[float64](t, m, randmodel.Rows(seed, 30, m.NumFeatures))
+		checkLatent[float32](t, m, randmodel.Rows(seed, 30, m.NumFeatures))
+	}
+	m := randmodel.Model(1, randmodel.Options{AxisOnly: true})
+	p, err := New[float64](m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.PredictLatent(make([]float64, m.NumFeatures), nil); err != nil {
+		t.Fatalf("a model without latent trees: %v", err)
+	}
+	if err := p.PredictLatent(make([]float64, m.NumFeatures), make([]float64, 1)); err != ErrOutputSize {
+		t.Fatalf("z of length 1 for a model without latent trees: %v", err)
+	}
+}
+
+func checkLatent[F Float](t *testing.T, m *ir.Model, rows [][]float64) {
+	t.Helper()
+	p, err := New[F](m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	z := make([]F, m.LatentSize())
+	for _, row := range rows {
+		x := make([]F, len(row))
+		for j, v := range row {
+			x[j] = F(v)
+		}
+		if err := p.PredictLatent(x, z); err != nil {
+			t.Fatal(err)
+		}
+		xp := slices.Clone(x)
+		if a := m.Preprocess; a != nil {
+			for j := range xp {
+				xp[j] = (x[j] - F(a.Shift[j])) * F(a.Scale[j])
+			}
+		}
+		var want []F
+		for i := range m.Trees {
+			if m.Trees[i].Latent {
+				want = append(want, refLatent(m, &m.Trees[i], xp)...)
+			}
+		}
+		for j := range want {
+			if z[j] != want[j] {
+				t.Fatalf("%s: z[%d] = %v, reference %v", m.Name, j, z[j], want[j])
+			}
+		}
+	}
+	if err := p.PredictLatent(make([]F, m.NumFeatures), make([]F, len(z)+1)); err != ErrOutputSize {
+		t.Fatalf("z one too long: %v", err)
+	}
+	if err := p.PredictLatent(make([]F, m.NumFeatures+1), z); err != ErrFeatureCount {
+		t.Fatalf("row one too long: %v", err)
+	}
 }
