@@ -82,6 +82,18 @@ func writeSummary(w io.Writer, m *ir.Model) {
 	row("trees", "%d (depth %d to %d, %d leaves)", len(m.Trees), max(minDepth, 0), maxDepth, leaves)
 	if latent > 0 {
 		row("latent", "%d trees, read-out over %d values", latent, m.NumFeatures+m.LatentSize())
+		var pruned []string
+		for i := range m.Trees {
+			for j, n := range m.Trees[i].Nodes {
+				if n.Activity != nil && *n.Activity == 0 {
+					pruned = append(pruned, fmt.Sprintf("%d/%d", i, j))
+				}
+			}
+		}
+		row("pruned", "%d nodes of activity 0 kept as leaves for their siblings' routing %v", len(pruned), pruned)
+		if p := m.Provenance; p != nil && p.Params["nodes"] != "" && p.Params["active_nodes"] != "" {
+			row("  training", "%s nodes in the complete tree, %s active; the others are left out", p.Params["nodes"], p.Params["active_nodes"])
+		}
 	}
 	var parts []string
 	for _, k := range []ir.NodeKind{ir.Axis, ir.Oblique, ir.Soft, ir.Categorical, ir.Leaf, ir.SoftmaxLeaf} {
@@ -188,6 +200,10 @@ func writeDot(w io.Writer, m *ir.Model) {
 			shape := ""
 			if !n.IsSplit() {
 				shape = ", shape=ellipse"
+			}
+			if n.Activity != nil && *n.Activity == 0 {
+				text = "pruned (a=0)"
+				shape += ", style=dashed, color=gray"
 			}
 			fmt.Fprintf(w, "    t%d_%d [label=%s%s];\n", ti, i, dotQuote(text), shape)
 			if n.IsSplit() {

@@ -120,7 +120,7 @@ func TestBadInput(t *testing.T) {
 		{"unknown importer", []string{"import", "catboost", "m.cbm"},
 			`unknown importer "catboost" for "treegen import"; known: lightgbm, xgboost`},
 		{"unknown trainer with flags", []string{"train", "xgb", "--data", "testdata/small.tsv"},
-			`unknown trainer "xgb" for "treegen train"; known: cart, e2e, gbdt, tao, tel`},
+			`unknown trainer "xgb" for "treegen train"; known: cart, e2e, gbdt, latent, tao, tel`},
 		{"missing --out", []string{"train", "cart", "--data", "testdata/small.tsv"},
 			"-o/--out is required"},
 	}

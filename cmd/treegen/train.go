@@ -15,7 +15,7 @@ func (a *app) trainCmd() *cobra.Command {
 		Use:   "train",
 		Short: "Train a model on a data file and write it as IR JSON",
 	}
-	cmd.AddCommand(a.trainCartCmd(), a.trainGBDTCmd(), a.trainTELCmd(), a.trainE2ECmd(), a.trainTAOCmd())
+	cmd.AddCommand(a.trainCartCmd(), a.trainGBDTCmd(), a.trainTELCmd(), a.trainE2ECmd(), a.trainTAOCmd(), a.trainLatentCmd())
 	refuseUnknown(cmd, "trainer")
 	return cmd
 }

@@ -56,6 +56,14 @@ func Fit(train, valid *data.Dataset, opts Options) (*Tree, error) {
 		return nil, err
 	}
 	in := inputs(train, tgt.inputs)
+	if err := complete(in, "training"); err != nil {
+		return nil, err
+	}
+	if valid != nil {
+		if err := complete(valid, "validation"); err != nil {
+			return nil, err
+		}
+	}
 	shift, scale, err := trainset.FitStandardiser(in, "latent", false)
 	if err != nil {
 		return nil, err
@@ -141,6 +149,12 @@ func Fit(train, valid *data.Dataset, opts Options) (*Tree, error) {
 	}
 	en.left = nt.defaults(x, n)
 	return en, nil
+}
+
+// complete refuses a data set with a missing value, in the inputs or a
+// regressed column. what names d in the error.
+func complete(d *data.Dataset, what string) error {
+	return trainset.Complete(d, what, "latent", "every split reads every feature, so latent trees train on complete rows (a missing value at prediction sends the row the way most training rows went)")
 }
 
 // inputs returns d restricted to the columns cols (d itself when they

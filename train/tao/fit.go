@@ -144,17 +144,7 @@ func (t *Tree) PredictClass(x []float64) int {
 // computes with every feature of its rows, and no value stands for a
 // missing one there. what names d in the error.
 func complete(d *data.Dataset, what string) error {
-	for i, v := range d.X {
-		if math.IsNaN(v) {
-			r, j := i/d.Cols, i%d.Cols
-			name := strconv.Itoa(j)
-			if d.Features != nil && d.Features[j] != "" {
-				name = fmt.Sprintf("%q (column %d)", d.Features[j], j)
-			}
-			return fmt.Errorf("tao: feature %s of %s row %d (0-based) is missing (NaN): softmax leaves compute with every feature, so softmax trees need complete rows; fill in missing values before training", name, what, r)
-		}
-	}
-	return nil
+	return trainset.Complete(d, what, "tao", "softmax leaves compute with every feature, so softmax trees need complete rows")
 }
 
 // errorRate returns the share of the standardised rows x (of d features)

@@ -133,3 +133,17 @@ func Standardise(d *data.Dataset, shift, scale []float64, what, trainer string, 
 	}
 	return x, nil
 }
+
+// Complete returns an error naming the first missing value (NaN) of d, for
+// a trainer that cannot train on one: trainer prefixes the error ("tao"),
+// what names d ("training"), and why ends the message ("softmax leaves
+// compute with every feature, so softmax trees need complete rows").
+func Complete(d *data.Dataset, what, trainer, why string) error {
+	for i, v := range d.X {
+		if math.IsNaN(v) {
+			r, j := i/d.Cols, i%d.Cols
+			return fmt.Errorf("%s: feature %s of %s row %d (0-based) is missing (NaN): %s; fill in missing values before training", trainer, featureName(d, j), what, r, why)
+		}
+	}
+	return nil
+}
