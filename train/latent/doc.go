@@ -15,7 +15,7 @@
 // z_t = clip(q_t, 0, a_t). It is solved exactly by Algorithm 1, the
 // tree-structured pool-adjacent-violators algorithm, with Proposition 2's
 // closed form for every group, and differentiated in closed form
-// (package train/internal/isotonic). A linear read-out over [x', z] is the
+// (package train/latent/isotonic). A linear read-out over [x', z] is the
 // prediction, and the objective (Eq. 13) is its mean loss plus λ‖η‖∞,
 // minimised over the splits θ, the preferences η and the read-out φ by
 // quasi-hyperbolic Adam (the paper's choice) or Adam, with the learning

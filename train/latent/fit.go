@@ -10,7 +10,7 @@ import (
 
 	"github.com/treegen/treegen/data"
 	"github.com/treegen/treegen/internal/parallel"
-	"github.com/treegen/treegen/train/internal/isotonic"
+	"github.com/treegen/treegen/train/latent/isotonic"
 	"github.com/treegen/treegen/train/internal/optim"
 	"github.com/treegen/treegen/train/internal/trainset"
 )

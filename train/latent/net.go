@@ -3,7 +3,7 @@ package latent
 import (
 	"math"
 
-	"github.com/treegen/treegen/train/internal/isotonic"
+	"github.com/treegen/treegen/train/latent/isotonic"
 )
 
 // net is the parameters of a latent tree and its read-out, in one vector

@@ -2,7 +2,7 @@ package latent
 
 import (
 	"github.com/treegen/treegen/internal/parallel"
-	"github.com/treegen/treegen/train/internal/isotonic"
+	"github.com/treegen/treegen/train/latent/isotonic"
 )
 
 // unitRows is the number of rows of a unit of work of the passes over a

@@ -1,0 +1,4 @@
+package main
+
+func glassCmd(args []string) error   { return nil }
+func pruningCmd(args []string) error { return nil }
