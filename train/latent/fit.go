@@ -10,9 +10,9 @@ import (
 
 	"github.com/treegen/treegen/data"
 	"github.com/treegen/treegen/internal/parallel"
-	"github.com/treegen/treegen/train/latent/isotonic"
 	"github.com/treegen/treegen/train/internal/optim"
 	"github.com/treegen/treegen/train/internal/trainset"
+	"github.com/treegen/treegen/train/latent/isotonic"
 )
 
 // Tree is a trained latent tree with its read-out, its activities frozen
