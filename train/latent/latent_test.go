@@ -171,10 +171,10 @@ func TestThreads(t *testing.T) {
 	}
 }
 
-// TestLambdaPrunes: a large λ pins every η near 0, and on a deep tree
-// over few rows some nodes are reached by no row and are pruned; the
-// exported tree then has fewer nodes than the complete one.
-func TestLambdaPrunes(t *testing.T) {
+// TestEmptyNodesPruned: on a deep tree over few rows some nodes are
+// reached by no row of any minibatch; with η near 0 (λ pins it there)
+// their activity is 0 and the exported tree leaves them out.
+func TestEmptyNodesPruned(t *testing.T) {
 	train, valid := split(readPMLB(t, "glass", 0))
 	o := DefaultOptions(Softmax)
 	o.Depth, o.Epochs, o.BatchSize, o.Lambda, o.LearningRate = 6, 30, 8, 0.1, 0.01
