@@ -291,13 +291,15 @@ func (nt *net) freeze(x []float64, n, batch, threads int) []float64 {
 	a := make([]float64, T)
 	s := make([]float64, batch*B)
 	q := make([]float64, batch*T)
+	path := make([]int32, batch*(nt.depth+1))
+	L := nt.depth + 1
 	var sol isotonic.Solution
 	for lo := 0; lo < n; lo += batch {
 		hi := min(n, lo+batch)
 		parallel.For((hi-lo+unitRows-1)/unitRows, threads, func(u int) {
 			for i := u * unitRows; i < min(hi-lo, (u+1)*unitRows); i++ {
 				r := lo + i
-				nt.margins(x[r*p:(r+1)*p], s[i*B:(i+1)*B], q[i*T:(i+1)*T])
+				nt.margins(x[r*p:(r+1)*p], s[i*B:(i+1)*B], q[i*T:(i+1)*T], path[i*L:(i+1)*L])
 			}
 		})
 		sol.Solve(nt.tree, nt.eta, q[:(hi-lo)*T], hi-lo)
@@ -316,13 +318,14 @@ func (nt *net) freeze(x []float64, n, batch, threads int) []float64 {
 }
 
 // predict writes the margins of the standardised row x with activities a
-// into out, using s and q (len B, T) and z (len T) as scratch.
-func (nt *net) predict(x, a, s, q, z, out []float64) {
-	nt.margins(x, s, q)
-	for t, v := range q {
-		z[t] = min(max(v, 0), a[t])
+// into out, using s and q (len B, T), z (len T) and path (len D+1) as
+// scratch.
+func (nt *net) predict(x, a, s, q, z []float64, path []int32, out []float64) {
+	n := nt.margins(x, s, q, path)
+	for _, t := range path[:n] {
+		z[t] = min(q[t], a[t]) // q_t > 0 on the path
 	}
-	nt.readout(x, z, out)
+	nt.readout(x, z, path[:n], out)
 }
 
 // meanLoss returns the mean loss of the standardised rows x with targets y
@@ -334,9 +337,9 @@ func (nt *net) meanLoss(x, y, a []float64, tgt *target, threads int) float64 {
 	wd := tgt.width()
 	parallel.For(units, threads, func(u int) {
 		s, q, z := make([]float64, nt.B), make([]float64, nt.T), make([]float64, nt.T)
-		out, dz := make([]float64, nt.k), make([]float64, nt.k)
+		out, dz, path := make([]float64, nt.k), make([]float64, nt.k), make([]int32, nt.depth+1)
 		for r := u * unitRows; r < min(n, (u+1)*unitRows); r++ {
-			nt.predict(x[r*nt.p:(r+1)*nt.p], a, s, q, z, out)
+			nt.predict(x[r*nt.p:(r+1)*nt.p], a, s, q, z, path, out)
 			sums[u] += tgt.grad(out, y[r*wd:(r+1)*wd], dz, 1)
 		}
 	})
@@ -351,13 +354,10 @@ func (nt *net) meanLoss(x, y, a []float64, tgt *target, threads int) float64 {
 // margin goes left: towards the child more training rows take.
 func (nt *net) defaults(x []float64, n int) []bool {
 	counts := make([]int, nt.T)
-	s, q := make([]float64, nt.B), make([]float64, nt.T)
+	s, q, path := make([]float64, nt.B), make([]float64, nt.T), make([]int32, nt.depth+1)
 	for r := range n {
-		nt.margins(x[r*nt.p:(r+1)*nt.p], s, q)
-		for t, v := range q {
-			if v > 0 {
-				counts[t]++
-			}
+		for _, t := range path[:nt.margins(x[r*nt.p:(r+1)*nt.p], s, q, path)] {
+			counts[t]++
 		}
 	}
 	left := make([]bool, nt.B)

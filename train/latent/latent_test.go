@@ -12,7 +12,7 @@ import (
 	"github.com/treegen/treegen/runtime"
 )
 
-func readPMLB(t *testing.T, name string, rows int) *data.Dataset {
+func readPMLB(t testing.TB, name string, rows int) *data.Dataset {
 	t.Helper()
 	d, err := data.ReadFile(filepath.Join("..", "..", "testdata", "pmlb", name+".tsv.gz"), data.Options{RequireTarget: true})
 	if err != nil {

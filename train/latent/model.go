@@ -55,7 +55,7 @@ func (t *Tree) PredictMargin(x, out []float64) error {
 	for j, v := range x {
 		xs[j] = (v - t.shift[j]) * t.scale[j]
 	}
-	nt.predict(xs, t.a, make([]float64, nt.B), make([]float64, nt.T), make([]float64, nt.T), out)
+	nt.predict(xs, t.a, make([]float64, nt.B), make([]float64, nt.T), make([]float64, nt.T), make([]int32, nt.depth+1), out)
 	if t.tgt.loss == SquaredError {
 		for o := range out {
 			out[o] = t.tgt.shift[o] + t.tgt.scale[o]*out[o]

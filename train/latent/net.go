@@ -56,10 +56,27 @@ func (nt *net) parts(v []float64) (w, b, eta, r, c []float64) {
 // +Inf, and a child's q is the least of its parent's and of the signed
 // margin of its edge, -s̃ to the left and s̃ to the right, s̃ = elu(s) for
 // LinearElu.
-func (nt *net) margins(x, s, q []float64) {
+//
+// Only the nodes the row reaches (q > 0) have their margin computed: below
+// a node with q ≤ 0 every q is ≤ 0 whatever the margins, and a q ≤ 0 has
+// z = 0 and no part in the tree program's solution or its derivatives
+// (package isotonic), so its exact value does not matter. Such a node's
+// children get its q and its margin is left 0. A row thus costs D dot
+// products, not 2^D - 1.
+//
+// It writes the nodes with q > 0, a path from the root (a margin of 0
+// sends the row to neither child), into path (len D+1) and returns their
+// number.
+func (nt *net) margins(x, s, q []float64, path []int32) int {
 	p := nt.p
 	q[0] = math.Inf(1)
+	path[0] = 0
+	n := 1
 	for t := range nt.B {
+		if !(q[t] > 0) {
+			s[t], q[2*t+1], q[2*t+2] = 0, q[t], q[t]
+			continue
+		}
 		w := nt.w[t*p : (t+1)*p]
 		m := nt.b[t]
 		for j, v := range x {
@@ -69,7 +86,16 @@ func (nt *net) margins(x, s, q []float64) {
 		e := nt.act(m)
 		q[2*t+1] = min(q[t], -e)
 		q[2*t+2] = min(q[t], e)
+		switch {
+		case q[2*t+1] > 0:
+			path[n] = int32(2*t + 1)
+			n++
+		case q[2*t+2] > 0:
+			path[n] = int32(2*t + 2)
+			n++
+		}
 	}
+	return n
 }
 
 // act is the split activation: elu(m) for LinearElu, m otherwise.
@@ -88,8 +114,9 @@ func (nt *net) actGrad(m float64) float64 {
 	return 1
 }
 
-// readout writes the margins c + R·[x, z] of one row into out.
-func (nt *net) readout(x, z, out []float64) {
+// readout writes the margins c + R·[x, z] of one row into out; z is 0
+// off the row's path.
+func (nt *net) readout(x, z []float64, path []int32, out []float64) {
 	p, T := nt.p, nt.T
 	for o := range nt.k {
 		r := nt.r[o*(p+T) : (o+1)*(p+T)]
@@ -97,20 +124,19 @@ func (nt *net) readout(x, z, out []float64) {
 		for j, v := range x {
 			m += r[j] * v
 		}
-		for t, v := range z {
-			m += r[p+t] * v
+		for _, t := range path {
+			m += r[p+int(t)] * z[t]
 		}
 		out[o] = m
 	}
 }
 
 // backRow adds one row's gradients to g (laid out as theta) given the
-// gradient dout of its margins and gQ of its rewards, and writes the
-// gradient of its z into gz when gz is not nil. The path back from q to
-// the margins follows the minima of margins: a child's q is its edge's
-// signed margin when that is smaller than its parent's q, else its
-// parent's q (ties go to the parent).
-func (nt *net) backRow(x, s, q, z, dout, gQ []float64, g *net) {
+// gradient dout of its margins and gQ of its rewards, which are 0 off the
+// row's path. The path back from q to the margins follows the minima of
+// margins: a child's q is its edge's signed margin when that is smaller
+// than its parent's q, else its parent's q (ties go to the parent).
+func (nt *net) backRow(x, s, q, z []float64, path []int32, dout, gQ []float64, g *net) {
 	p, T := nt.p, nt.T
 	for o, d := range dout {
 		if d == 0 {
@@ -121,34 +147,29 @@ func (nt *net) backRow(x, s, q, z, dout, gQ []float64, g *net) {
 		for j, v := range x {
 			gr[j] += d * v
 		}
-		for t, v := range z {
-			gr[p+t] += d * v
+		for _, t := range path {
+			gr[p+int(t)] += d * z[t]
 		}
 	}
-	if gQ == nil {
-		return
-	}
-	for t := nt.B - 1; t >= 0; t-- {
-		var gs float64
-		e := nt.act(s[t])
-		if g := gQ[2*t+1]; g != 0 {
-			if -e < q[t] {
-				gs -= g
-			} else {
-				gQ[t] += g
-			}
-		}
-		if g := gQ[2*t+2]; g != 0 {
-			if e < q[t] {
-				gs += g
-			} else {
-				gQ[t] += g
-			}
-		}
-		if gs == 0 {
+	for i := len(path) - 1; i > 0; i-- {
+		c := int(path[i])
+		gc := gQ[c]
+		if gc == 0 {
 			continue
 		}
-		gs *= nt.actGrad(s[t])
+		t := (c - 1) / 2
+		e := nt.act(s[t])
+		if c == 2*t+1 {
+			e = -e
+		}
+		if !(e < q[t]) {
+			gQ[t] += gc // q_c is the parent's q
+			continue
+		}
+		gs := gc * nt.actGrad(s[t])
+		if c == 2*t+1 {
+			gs = -gs
+		}
 		g.b[t] += gs
 		gw := g.w[t*p : (t+1)*p]
 		for j, v := range x {
@@ -158,18 +179,17 @@ func (nt *net) backRow(x, s, q, z, dout, gQ []float64, g *net) {
 }
 
 // zGrad writes into gz the gradient of the loss with respect to a row's z
-// for the gradient dout of its margins.
-func (nt *net) zGrad(dout, gz []float64) {
+// for the gradient dout of its margins, on the row's path (q > 0); the
+// tree program's backward pass reads no other node.
+func (nt *net) zGrad(path []int32, dout, gz []float64) {
 	p, T := nt.p, nt.T
 	clear(gz)
-	for o, d := range dout {
-		if d == 0 {
-			continue
+	for _, t := range path {
+		g := 0.0
+		for o, d := range dout {
+			g += d * nt.r[o*(p+T)+p+int(t)]
 		}
-		r := nt.r[o*(p+T)+p : (o+1)*(p+T)]
-		for t, w := range r {
-			gz[t] += d * w
-		}
+		gz[t] = g
 	}
 }
 

@@ -21,6 +21,8 @@ type pass struct {
 	// and their gradient (k), the gradient of z and of q (T).
 	s, q, out, dout, gz, gQ []float64
 	gEta                    []float64
+	path                    []int32   // per row: its path, D+1 slots
+	plen                    []int     // per row: its path's length
 	loss                    []float64 // per row
 	units                   []*net    // per unit: its gradient
 	grad                    *net      // the minibatch's gradient
@@ -33,6 +35,7 @@ func newPass(nt *net, tgt *target, batch, threads int) *pass {
 		out: make([]float64, batch*nt.k), dout: make([]float64, batch*nt.k),
 		gz: make([]float64, batch*nt.T), gQ: make([]float64, batch*nt.T),
 		gEta: make([]float64, nt.T), loss: make([]float64, batch),
+		path: make([]int32, batch*(nt.depth+1)), plen: make([]int, batch),
 		grad: newNet(nt.p, nt.k, nt.depth, nt.elu),
 	}
 	ps.units = make([]*net, (batch+unitRows-1)/unitRows)
@@ -60,17 +63,19 @@ func (ps *pass) gradient(x, y []float64, idx []int, lambda float64) float64 {
 	}
 	// Forward: margins and rewards, the tree program (Eq. 3) of the whole
 	// minibatch, the read-out and the loss.
+	L := nt.depth + 1
+	path := func(i int) []int32 { return ps.path[i*L : i*L+ps.plen[i]] }
 	each(func(_, i, r int) {
-		nt.margins(x[r*p:(r+1)*p], ps.s[i*B:(i+1)*B], ps.q[i*T:(i+1)*T])
+		ps.plen[i] = nt.margins(x[r*p:(r+1)*p], ps.s[i*B:(i+1)*B], ps.q[i*T:(i+1)*T], ps.path[i*L:(i+1)*L])
 	})
 	ps.sol.Solve(nt.tree, nt.eta, ps.q[:n*T], n)
 	z := ps.sol.Z
 	scale := 1 / float64(n)
 	each(func(_, i, r int) {
 		out, dout := ps.out[i*k:(i+1)*k], ps.dout[i*k:(i+1)*k]
-		nt.readout(x[r*p:(r+1)*p], z[i*T:(i+1)*T], out)
+		nt.readout(x[r*p:(r+1)*p], z[i*T:(i+1)*T], path(i), out)
 		ps.loss[i] = tgt.grad(out, y[r*wd:(r+1)*wd], dout, scale)
-		nt.zGrad(dout, ps.gz[i*T:(i+1)*T])
+		nt.zGrad(path(i), dout, ps.gz[i*T:(i+1)*T])
 	})
 	// Backward: through the tree program, then every row's margins.
 	ps.sol.BackwardInto(ps.gEta, ps.gQ[:n*T], nil, ps.gz[:n*T])
@@ -79,7 +84,7 @@ func (ps *pass) gradient(x, y []float64, idx []int, lambda float64) float64 {
 		clear(g.theta)
 		for i := u * unitRows; i < min(n, (u+1)*unitRows); i++ {
 			r := idx[i]
-			nt.backRow(x[r*p:(r+1)*p], ps.s[i*B:(i+1)*B], ps.q[i*T:(i+1)*T], z[i*T:(i+1)*T],
+			nt.backRow(x[r*p:(r+1)*p], ps.s[i*B:(i+1)*B], ps.q[i*T:(i+1)*T], z[i*T:(i+1)*T], path(i),
 				ps.dout[i*k:(i+1)*k], ps.gQ[i*T:(i+1)*T], g)
 		}
 	})
