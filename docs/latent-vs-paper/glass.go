@@ -86,9 +86,9 @@ type glassRow struct {
 	depth               int
 	lambda              float64
 	validDP, testDP     float64
+	allDP               float64 // over every row of the data set
 	active, modelNodes  int
 	chosen              bool
-	flatDP, flatValidDP float64
 }
 
 func glassCmd(args []string) error {
@@ -108,7 +108,7 @@ func glassCmd(args []string) error {
 	}
 	var rows []glassRow
 	var ck checks
-	var best []float64
+	var best, bestAll []float64
 	for seed := uint64(1); seed <= uint64(*seeds); seed++ {
 		train, valid, test := glassSplit(d, class, seed)
 		var pick *glassRow
@@ -132,6 +132,9 @@ func glassCmd(args []string) error {
 				if r.testDP, err = purity(t, m, test); err != nil {
 					return err
 				}
+				if r.allDP, err = purity(t, m, d); err != nil {
+					return err
+				}
 				rows = append(rows, r)
 				if pick == nil || r.validDP > pick.validDP {
 					pick, pickTree, pickModel = &rows[len(rows)-1], t, m
@@ -142,7 +145,7 @@ func glassCmd(args []string) error {
 		for i := first; i < len(rows); i++ {
 			rows[i].chosen = rows[i].depth == chosen.depth && rows[i].lambda == chosen.lambda
 		}
-		best = append(best, chosen.testDP)
+		best, bestAll = append(best, chosen.testDP), append(bestAll, chosen.allDP)
 		fmt.Fprintf(os.Stderr, "seed %d: chose depth %d, λ %g (validation purity %.4f): test purity %.4f, %d of %d nodes active\n",
 			seed, chosen.depth, chosen.lambda, chosen.validDP, chosen.testDP, chosen.active, 1<<(chosen.depth+1)-1)
 		if *check {
@@ -163,16 +166,17 @@ func glassCmd(args []string) error {
 	fmt.Printf("Glass (PMLB: %d rows, %d classes), RI and Na regressed; depth and λ chosen on the validation rows' dendrogram purity; test rows' purity over %d seeds.\n\n", d.Rows, len(d.Labels)+countClasses(class), *seeds)
 	fmt.Println("| | dendrogram purity |")
 	fmt.Println("|---|---|")
-	fmt.Printf("| latent tree (treegen) | %.3f ± %.3f |\n", mean, sd)
+	fmt.Printf("| latent tree (treegen), test rows | %.3f ± %.3f |\n", mean, sd)
+	fmt.Printf("| latent tree (treegen), all %d rows | %.3f ± %.3f |\n", d.Rows, stat.Mean(bestAll, nil), stat.StdDev(bestAll, nil))
 	fmt.Printf("| paper: latent tree | 0.494 ± 0.025 |\n| paper: HKMeans | 0.508 ± 0.008 |\n| paper: BIRCH | 0.429 ± 0.013 |\n| paper: gHHC | 0.463 ± 0.002 |\n")
 	fmt.Printf("| one cluster (all rows at the root) | %.3f |\n\n", metrics.DendrogramPurity(flat, class))
 	fmt.Println("Per seed, the chosen model:")
 	fmt.Println()
-	fmt.Println("| seed | depth | λ | validation purity | test purity | active nodes |")
-	fmt.Println("|---|---|---|---|---|---|")
+	fmt.Println("| seed | depth | λ | validation purity | test purity | purity over all rows | active nodes |")
+	fmt.Println("|---|---|---|---|---|---|---|")
 	for _, r := range rows {
 		if r.chosen {
-			fmt.Printf("| %d | %d | %g | %.4f | %.4f | %d of %d |\n", r.seed, r.depth, r.lambda, r.validDP, r.testDP, r.active, 1<<(r.depth+1)-1)
+			fmt.Printf("| %d | %d | %g | %.4f | %.4f | %.4f | %d of %d |\n", r.seed, r.depth, r.lambda, r.validDP, r.testDP, r.allDP, r.active, 1<<(r.depth+1)-1)
 		}
 	}
 	fmt.Println()
@@ -181,9 +185,9 @@ func glassCmd(args []string) error {
 		return nil
 	}
 	var b strings.Builder
-	b.WriteString("seed,depth,lambda,valid_purity,test_purity,active_nodes,model_nodes,chosen\n")
+	b.WriteString("seed,depth,lambda,valid_purity,test_purity,all_purity,active_nodes,model_nodes,chosen\n")
 	for _, r := range rows {
-		fmt.Fprintf(&b, "%d,%d,%g,%.6f,%.6f,%d,%d,%v\n", r.seed, r.depth, r.lambda, r.validDP, r.testDP, r.active, r.modelNodes, r.chosen)
+		fmt.Fprintf(&b, "%d,%d,%g,%.6f,%.6f,%.6f,%d,%d,%v\n", r.seed, r.depth, r.lambda, r.validDP, r.testDP, r.allDP, r.active, r.modelNodes, r.chosen)
 	}
 	return writeFile(filepath.Join(*out, "latent-glass.csv"), b.String())
 }

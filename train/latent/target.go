@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/treegen/treegen/data"
+	"github.com/treegen/treegen/train/internal/loss"
 	"github.com/treegen/treegen/train/internal/trainset"
 )
 
@@ -143,33 +144,19 @@ func (t *target) width() int {
 func (t *target) grad(z, y, dz []float64, scale float64) float64 {
 	switch t.loss {
 	case Logistic:
-		m := z[0]
-		p := 1 / (1 + math.Exp(-m))
-		dz[0] = (p - y[0]) * scale
-		return math.Max(m, 0) + math.Log1p(math.Exp(-math.Abs(m))) - y[0]*m
+		l, g := loss.Logistic(z[0], y[0])
+		dz[0] = g * scale
+		return l
 	case Softmax:
-		mx := slices.Max(z)
-		s := 0.0
-		for _, v := range z {
-			s += math.Exp(v - mx)
-		}
-		c := int(y[0])
-		for j, v := range z {
-			q := math.Exp(v-mx) / s
-			if j == c {
-				q--
-			}
-			dz[j] = q * scale
-		}
-		return math.Log(s) + mx - z[c]
+		return loss.Softmax(z, int(y[0]), dz, scale)
 	}
-	loss := 0.0
+	sum := 0.0
 	for o, v := range z {
 		r := v - y[o]
 		dz[o] = r * scale
-		loss += r * r / 2
+		sum += r * r / 2
 	}
-	return loss
+	return sum
 }
 
 // report turns a mean internal loss into the reported one: the mean

@@ -7,6 +7,7 @@ import (
 
 	"github.com/treegen/treegen/data"
 	"github.com/treegen/treegen/metrics"
+	"github.com/treegen/treegen/train/internal/loss"
 	"github.com/treegen/treegen/train/internal/trainset"
 )
 
@@ -120,26 +121,11 @@ func (t *target) labelsOf(d *data.Dataset, what string) ([]float64, error) {
 func (t *target) grad(z []float64, y float64, dz []float64, scale float64) float64 {
 	switch t.loss {
 	case Logistic:
-		m := z[0]
-		p := 1 / (1 + math.Exp(-m))
-		dz[0] = (p - y) * scale
-		// log(1+exp(m)) - y·m, computed without overflow
-		return math.Max(m, 0) + math.Log1p(math.Exp(-math.Abs(m))) - y*m
+		l, g := loss.Logistic(z[0], y)
+		dz[0] = g * scale
+		return l
 	case Softmax:
-		mx := slices.Max(z)
-		s := 0.0
-		for _, v := range z {
-			s += math.Exp(v - mx)
-		}
-		c := int(y)
-		for j, v := range z {
-			q := math.Exp(v-mx) / s
-			if j == c {
-				q--
-			}
-			dz[j] = q * scale
-		}
-		return math.Log(s) + mx - z[c]
+		return loss.Softmax(z, int(y), dz, scale)
 	default:
 		r := z[0] - y
 		dz[0] = r * scale
