@@ -32,10 +32,10 @@ func obliqueStump() *ir.Model {
 	return m
 }
 
-// latentModel is a model whose only tree is latent: no backend compiles it.
-func latentModel() *ir.Model {
+// latentModel is m with a latent tree of one node appended, and its
+// read-out.
+func latentModel(m *ir.Model) *ir.Model {
 	act := 0.5
-	m := softStump()
 	m.Trees = append(m.Trees, ir.Tree{Output: ir.AllOutputs, Latent: true, Nodes: []ir.Node{{Kind: ir.Leaf, Activity: &act}}})
 	m.Readout = &ir.Readout{Weights: [][]float64{{0, 0, 0}}, Bias: []float64{0}}
 	return m
@@ -99,7 +99,10 @@ func TestAuto(t *testing.T) {
 		{"axis", manyTrees(3), "ifelse quickscorer"},
 		{"oblique", obliqueStump(), "ifelse"},
 		{"soft", softStump(), "smoothstep"},
-		{"latent", latentModel(), ""},
+		{"latent", latentModel(obliqueStump()), "ifelse"},
+		// ifelse compiles no soft node of width γ > 0, smoothstep no
+		// latent tree.
+		{"soft and latent", latentModel(softStump()), ""},
 	} {
 		if err := tc.m.Validate(); err != nil {
 			t.Fatalf("%s: %v", tc.name, err)

@@ -63,7 +63,9 @@
 //
 //   - "ifelse" (package codegen/ifelse): nested if statements, one function
 //     per tree, for hard trees (axis-aligned, oblique and categorical
-//     splits, constant and softmax leaves).
+//     splits, constant and softmax leaves) and latent trees, whose
+//     functions follow the one path of positive margins and feed the
+//     model's read-out; the only backend that compiles latent trees.
 //   - "quickscorer" (package codegen/quickscorer): QuickScorer's
 //     per-feature threshold tables and leaf bitvectors, and branch-free
 //     blocks of 64 rows in PredictBatch, for ensembles of axis-aligned trees
@@ -79,8 +81,10 @@
 // [Generate] is the driver, and owns the files: it validates the model,
 // picks the backend and checks that it can compile the model, asks it for
 // the code of the trees (a list of units, each with its declarations and the
-// statements that add its trees' values to the margins), lays the units out
-// in tree files, names them, and writes the main file. The backends build
+// statements that add its trees' values to the margins, or, for latent
+// trees, the statements of the read-out function), lays the units out in
+// tree files, names them, and writes the main file, which holds the
+// read-out of a model with latent trees. The backends build
 // their code with the toolkit in codegen/internal/emit (literals that
 // round-trip, the arithmetic of ir/doc.go in either precision, the hard-tree
 // emitter, the API of the main file), which never calls back into a backend

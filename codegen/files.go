@@ -1,6 +1,7 @@
 package codegen
 
 import (
+	"errors"
 	"regexp"
 	"sort"
 	"strconv"
@@ -82,6 +83,12 @@ func layout(g *emit.Gen, units []emit.Unit, spec emit.MainSpec) ([]File, error) 
 	batch, err := emit.BatchUnits(units)
 	if err != nil {
 		return nil, err
+	}
+	for _, u := range units {
+		spec.Readout = append(spec.Readout, u.Readout...)
+	}
+	if (g.Model.Readout != nil) != (len(spec.Readout) > 0) || (batch && len(spec.Readout) > 0) {
+		return nil, errors.New("internal error: the units do not compute the read-out of the latent trees as the main file expects")
 	}
 	var files []File
 	for i, group := range groups {

@@ -3,10 +3,11 @@
 // to the margins) the value of the leaf it reaches.
 //
 // It compiles hard trees: axis-aligned, oblique and categorical splits,
-// constant leaves (one value, or one per output) and softmax leaves, and soft
+// constant leaves (one value, or one per output) and softmax leaves, soft
 // nodes of width γ = 0, which are hard oblique splits that go left iff their
-// margin is > 0. Soft nodes with γ > 0 need the smoothstep backend; latent
-// trees are not supported yet. [Check] says whether a model can be
+// margin is > 0, and latent trees (see "Latent trees" below), alone or
+// among other trees. Soft nodes with γ > 0 need the smoothstep backend,
+// which compiles no latent tree. [Check] says whether a model can be
 // compiled; codegen.Generate with Backend "ifelse" does the compiling. The
 // code of each tree is the hard-tree emitter of codegen/internal/emit
 // (emit.HardTree), which smoothstep also uses for the hard trees of a
@@ -36,4 +37,36 @@
 // γ = 0 tests m > 0 instead (!(m <= 0) with DefaultLeft), and the value of a
 // tree with soft nodes is 0 + v for its leaf value v (ir/doc.go), so a leaf
 // value of -0 is written as 0 there.
+//
+// # Latent trees
+//
+// A latent tree (ir/doc.go) has no value of its own: the activations z_t of
+// its nodes feed the model's linear read-out, which PredictMargin adds to
+// the margins after the trees (and the mean). The main file holds the
+// read-out function, which starts each sum r_k at the read-out bias plus
+// the products of row k's weights with the features, left to right, calls
+// the function of each latent tree in order, and adds r_k to the margin.
+// Only the nodes on one path have a z that is not 0: the path whose signed
+// margins are positive. A latent tree's function follows it,
+//
+//	s = x[1] - 0.5
+//	if s < 0 {
+//		if -s < q {
+//			q = -s // the running minimum of the signed margins
+//		}
+//		z = min(max(q, 0), 0.5) // the node's activity is 0.5
+//		r[0] += float64(2 * z)
+//		if r[1] == 0 {
+//			r[1] = 0 // a term of +0 off the path: -0 becomes +0
+//		}
+//		return
+//	}
+//
+// adding the terms of the path's nodes in index order. The terms of the
+// other nodes are zeros whose signs are known when the code is generated:
+// they matter only to a sum of exactly 0, and since adding +0 commutes with
+// every addition, each path ends with one normalisation per output among
+// whose known terms is a +0. A NaN margin goes the node's default way
+// (whose signed margin is +Inf); a margin of 0 goes right, where every z is
+// 0. Elu splits compute exp with the portable exponential the link uses.
 package ifelse

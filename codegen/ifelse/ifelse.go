@@ -17,12 +17,12 @@ func (Backend) Name() string { return Name }
 
 // Summary says what the backend compiles.
 func (Backend) Summary() string {
-	return "nested if statements, one function per tree, for hard trees: axis-aligned, oblique and categorical splits, constant and softmax leaves"
+	return "nested if statements, one function per tree, for hard trees: axis-aligned, oblique and categorical splits, constant and softmax leaves, and latent trees"
 }
 
 // Check returns nil if the backend can compile the validated model m, else
 // an error naming the first tree it cannot compile: a tree with soft nodes
-// of width γ > 0, or a latent tree.
+// of width γ > 0.
 func (Backend) Check(m *ir.Model) error { return Check(m) }
 
 // Suited reports whether the backend is meant for m: every model it
@@ -33,7 +33,8 @@ func (Backend) Suited(m *ir.Model) bool { return Check(m) == nil }
 func (Backend) NewOptions() emit.Options { return emit.NoOptions{} }
 
 // Units returns one unit per tree: its function and the statement that adds
-// its value to the margins.
+// its value to the margins, or, for a latent tree, the statement of the
+// read-out function that adds the read-out terms of its nodes.
 func (Backend) Units(g *emit.Gen, _ emit.Options) ([]emit.Unit, error) {
 	units := make([]emit.Unit, len(g.Model.Trees))
 	for i := range units {
@@ -44,10 +45,10 @@ func (Backend) Units(g *emit.Gen, _ emit.Options) ([]emit.Unit, error) {
 
 // Check returns nil if the backend can compile the validated model m, else
 // an error naming the first tree it cannot compile: a tree with soft nodes
-// of width γ > 0, or a latent tree.
+// of width γ > 0.
 func Check(m *ir.Model) error {
 	for i := range m.Trees {
-		if err := emit.CheckHardTree(m, i, Name); err != nil {
+		if err := emit.CheckHardTree(m, i); err != nil {
 			return err
 		}
 	}

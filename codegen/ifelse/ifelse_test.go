@@ -15,10 +15,10 @@ import (
 )
 
 // suite is the conformance suite of the ifelse backend: every kind of hard
-// tree, and soft nodes of width γ = 0.
+// tree, soft nodes of width γ = 0, and latent trees.
 var suite = gentest.Suite{
 	Backend: ifelse.Name,
-	Golden:  []string{"testdata/mean.json", "testdata/softmax.json"},
+	Golden:  []string{"testdata/mean.json", "testdata/softmax.json", "testdata/latent.json"},
 	Random: []gentest.Random{
 		{Name: "r", Models: 120, Short: 20, Options: randmodel.Options{
 			Tricky: true, MaxDepth: 8, Oblique: 0.2, Categorical: 0.2, SoftmaxLeaf: 0.33, Float32Sum: true}},
@@ -27,8 +27,16 @@ var suite = gentest.Suite{
 		// (ir/doc.go).
 		{Name: "g", Models: 60, Short: 10, Options: randmodel.Options{
 			Tricky: true, MaxDepth: 8, Soft: 0.6, Oblique: 0.1, Categorical: 0.1, SoftmaxLeaf: 0.33, Gammas: []float64{0}, Float32Sum: true}},
+		// A latent tree after the ordinary ones, its splits through elu in
+		// half of the models (latentCases has more).
+		{Name: "l", Models: 30, Short: 6, Options: randmodel.Options{
+			Tricky: true, MaxDepth: 6, Oblique: 0.4, Categorical: 0.1, Latent: true, Float32Sum: true}},
+		{Name: "e", Models: 30, Short: 6, Options: randmodel.Options{
+			Tricky: true, MaxDepth: 6, Oblique: 0.4, Latent: true, LatentElu: true, Float32Sum: true}},
 	},
-	Cases: ownCases,
+	Cases: func(t *testing.T, s *gentest.Suite) []gentest.Case {
+		return append(ownCases(t, s), latentCases(t, s)...)
+	},
 }
 
 // TestConformance runs the suite that every backend passes, with the
@@ -131,17 +139,12 @@ func TestRefusals(t *testing.T) {
 	soft.Trees = append(soft.Trees, soft.Trees[0])
 	soft.Trees[1].Nodes = append([]ir.Node(nil), soft.Trees[1].Nodes...)
 	soft.Trees[1].Nodes[0] = ir.Node{Kind: ir.Soft, Left: 1, Right: 2, Indices: []int{0}, Weights: []float64{1}, Gamma: 1}
-	act := 0.5
-	latent := load(t, "stump.json")
-	latent.Trees = append(latent.Trees, ir.Tree{Output: ir.AllOutputs, Latent: true, Nodes: []ir.Node{{Kind: ir.Leaf, Activity: &act}}})
-	latent.Readout = &ir.Readout{Weights: [][]float64{{0, 0, 0}}, Bias: []float64{0}}
 	for _, tc := range []struct {
 		name string
 		m    *ir.Model
 		want string
 	}{
 		{"soft", soft, "ifelse backend: tree 1 has soft nodes: use the smoothstep backend"},
-		{"latent", latent, "ifelse backend: tree 1 is latent: latent trees are not supported by the ifelse backend yet"},
 	} {
 		if err := tc.m.Validate(); err != nil {
 			t.Fatalf("%s: %v", tc.name, err)

@@ -59,7 +59,7 @@ func Check(m *ir.Model) error {
 	for i := range m.Trees {
 		t := &m.Trees[i]
 		if t.Latent {
-			return fmt.Errorf("tree %d is latent: the quickscorer backend compiles only axis-aligned trees with constant leaves", i)
+			return fmt.Errorf("tree %d is latent: use the ifelse backend", i)
 		}
 		for j := range t.Nodes {
 			switch t.Nodes[j].Kind {

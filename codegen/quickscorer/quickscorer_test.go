@@ -228,7 +228,7 @@ func TestRefusals(t *testing.T) {
 		{"oblique", obl, "quickscorer backend: tree 3 has an oblique split: use the ifelse backend"},
 		{"soft", soft, "quickscorer backend: tree 3 has soft nodes: use the smoothstep backend"},
 		{"softmax", smx, "quickscorer backend: tree 2 has a softmax leaf: use the ifelse backend"},
-		{"latent", latent, "quickscorer backend: tree 2 is latent: the quickscorer backend compiles only axis-aligned trees with constant leaves"},
+		{"latent", latent, "quickscorer backend: tree 2 is latent: use the ifelse backend"},
 	} {
 		if err := tc.m.Validate(); err != nil {
 			t.Fatalf("%s: %v", tc.name, err)

@@ -9,8 +9,9 @@
 // Trees without soft nodes are compiled as the ifelse backend compiles
 // them; a tree may mix soft nodes with axis-aligned, oblique and categorical
 // splits and with constant and softmax leaves. Latent trees are not
-// supported. [Check] says whether a model can be compiled; codegen.Generate
-// with Backend "smoothstep" does the compiling.
+// supported (the ifelse backend compiles them). [Check] says whether a
+// model can be compiled; codegen.Generate with Backend "smoothstep" does
+// the compiling.
 //
 // # Level-synchronous evaluation
 //

@@ -16,11 +16,12 @@ import (
 const Name = "smoothstep"
 
 // Check returns nil if the backend can compile the validated model m, else an
-// error naming the first tree it cannot compile: a latent tree.
+// error naming the first tree it cannot compile: a latent tree (which the
+// ifelse backend compiles).
 func Check(m *ir.Model) error {
 	for i := range m.Trees {
 		if m.Trees[i].Latent {
-			return fmt.Errorf("tree %d is latent: latent trees are not supported by the smoothstep backend", i)
+			return fmt.Errorf("tree %d is latent: use the ifelse backend (smoothstep does not compile latent trees)", i)
 		}
 	}
 	return nil

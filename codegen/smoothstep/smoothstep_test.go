@@ -371,7 +371,7 @@ func TestRefusals(t *testing.T) {
 		want string
 	}{
 		{"latent", latent, codegen.Options{Backend: smoothstep.Name},
-			"smoothstep backend: tree 1 is latent: latent trees are not supported by the smoothstep backend"},
+			"smoothstep backend: tree 1 is latent: use the ifelse backend (smoothstep does not compile latent trees)"},
 		{"negative prune", softModel(false), codegen.Options{Backend: smoothstep.Name, BackendOptions: pruneOptions(-1)},
 			"--prune -1: want a finite number >= 0"},
 		{"NaN prune", softModel(false), codegen.Options{Backend: smoothstep.Name, BackendOptions: pruneOptions(nan)},

@@ -98,9 +98,23 @@ func (NoOptions) Effective(m *ir.Model) (*ir.Model, string) { return m, "" }
 // and which must do for every row what Calls do for one. Either every unit
 // of a model has Batch statements or none has; with none, PredictBatch
 // predicts row by row.
+//
+// Readout, for a unit of latent trees (which add nothing to the
+// accumulators), are statements run, in order, inside the read-out function
+// of the main file, whose parameters are
+//
+//	x *[NumFeatures]F  // the (preprocessed) input row
+//	r *[NumOutputs]F   // the read-out sums
+//
+// once r_k holds Bias[k] + W[k][0]*x[0] + ... + W[k][P-1]*x[P-1], accumulated
+// as ir/doc.go says, and before r_k is added to the margin. They must leave
+// in r_k what adding W[k][P+j]*z_j for each node j of the unit's trees would
+// leave, bit for bit, j running over z in order (the units come in tree
+// order). A model with latent trees is never scored in blocks.
 type Unit struct {
-	Decls []jen.Code
-	Calls []jen.Code
-	Batch []jen.Code
-	Size  int
+	Decls   []jen.Code
+	Calls   []jen.Code
+	Batch   []jen.Code
+	Readout []jen.Code
+	Size    int
 }

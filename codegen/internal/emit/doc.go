@@ -3,10 +3,11 @@
 // round-trip bit for bit, dot products, products that no fused multiply-add
 // can change, the portable exp, softmax leaves, split tests, category sets),
 // the hard-tree emitter that the ifelse and smoothstep backends share
-// ([HardTree]), the interface a backend implements ([Backend], [Options],
-// [Unit]), and the files of a generated package: the header ([HeaderLines]),
-// a tree file ([TreeFile]) and the main file with the public API
-// ([MainFile]), rendered and formatted by [Render].
+// ([HardTree], latent trees included), the interface a backend implements
+// ([Backend], [Options], [Unit]), and the files of a generated package: the
+// header ([HeaderLines]), a tree file ([TreeFile]) and the main file with
+// the public API and the read-out of latent trees ([MainFile]), rendered
+// and formatted by [Render].
 //
 // It is a one-way toolkit: backends and the driver (package codegen) call
 // it; it imports neither. [NewGen] computes, from the model alone and before

@@ -10,17 +10,15 @@ import (
 )
 
 // The hard-tree emitter: nested if statements, one function per tree, for
-// every tree without soft nodes of width γ > 0. The ifelse backend compiles
-// every tree with it; smoothstep compiles its hard trees with it.
+// every tree without soft nodes of width γ > 0, latent trees included (see
+// latent.go). The ifelse backend compiles every tree with it; smoothstep
+// compiles its hard trees with it.
 
 // CheckHardTree returns nil if [HardTree] compiles tree i of the validated
-// model m, else an error that says why not (for the backend named backend):
-// a tree with soft nodes of width γ > 0, or a latent tree.
-func CheckHardTree(m *ir.Model, i int, backend string) error {
+// model m, else an error that says why not: a tree with soft nodes of width
+// γ > 0.
+func CheckHardTree(m *ir.Model, i int) error {
 	t := &m.Trees[i]
-	if t.Latent {
-		return fmt.Errorf("tree %d is latent: latent trees are not supported by the %s backend yet", i, backend)
-	}
 	for j := range t.Nodes {
 		if n := &t.Nodes[j]; n.Kind == ir.Soft && n.Gamma != 0 {
 			return fmt.Errorf("tree %d has soft nodes: use the smoothstep backend", i)
@@ -53,9 +51,15 @@ func TreeSize(t *ir.Tree) int {
 // function of nested if statements and the statement that adds its value to
 // the margins. A tree that writes one output becomes a function that returns
 // its value; a tree that writes every output, a function that adds its
-// values to the accumulators.
+// values to the accumulators. A latent tree becomes a function that follows
+// the path of positive margins and adds the read-out terms of its nodes to
+// the read-out sums, called from the read-out function ([Unit].Readout;
+// latent.go says how).
 func HardTree(g *Gen, i int) Unit {
 	t := &g.Model.Trees[i]
+	if t.Latent {
+		return latentTree(g, i)
+	}
 	name := TreeFunc(i)
 	w := walker{g: g, t: t, vector: t.Output == ir.AllOutputs, soft: t.HasSoft()}
 	shape := fmt.Sprintf("depth %d, %d leaves", t.Depth(), t.NumLeaves())

@@ -27,6 +27,9 @@ type MainSpec struct {
 	// BatchFuncs those that score blocks of rows, if the backend does (one
 	// per tree file), else none.
 	AddFuncs, BatchFuncs []string
+	// Readout are the Readout statements of the units, in order: the body
+	// of the read-out function of a model with latent trees.
+	Readout []jen.Code
 }
 
 // MainFile returns the file holding the API of the generated package (see
@@ -58,6 +61,9 @@ func MainFile(g *Gen, spec MainSpec) *jen.File {
 	}
 	if g.Model.Preprocess != nil && len(addFuncs) > 0 {
 		g.genPreprocess(f)
+	}
+	if g.Model.Readout != nil {
+		g.genReadout(f, spec.Readout)
 	}
 	g.genCategories(f)
 	if g.needs.exp {
@@ -112,7 +118,12 @@ func (g *Gen) packageDoc(spec MainSpec) []string {
 		agg = "the mean"
 	}
 	what += " A raw score (margin) is the base score plus " + agg + " of the values of the trees that write it (" +
-		plural(len(m.Trees), "tree") + " in all); "
+		plural(len(m.Trees), "tree") + " in all)"
+	if n := latentTrees(m); n > 0 {
+		what += ", plus a linear read-out of the features and of the activations of the nodes of the " +
+			plural(n, "latent tree") + ", which have no value of their own"
+	}
+	what += "; "
 	switch m.Link {
 	case ir.Identity:
 		what += "predictions are the margins themselves (identity link)."
@@ -355,6 +366,10 @@ func (g *Gen) genPredictMargin(f *jen.File, addFuncs []string) {
 		what = "the base score plus the mean of the values of the trees that write it"
 	}
 	body = append(body, g.meanStmts()...)
+	if m.Readout != nil {
+		what += ", plus the read-out of the latent trees"
+		body = append(body, jen.Id("readout").Call(row.Clone(), jen.Op("&").Id("a")))
+	}
 	body = append(body, jen.Return(jen.Id("a")))
 	f.Add(Doc("PredictMargin returns the raw scores (margins) for row x, before the link " +
 		"function: for each output, " + what + ". A NaN feature value means missing."))
@@ -447,5 +462,47 @@ func (g *Gen) genPreprocess(f *jen.File) {
 	f.Add(Doc("preprocess maps each feature of row x to (x - shift) * scale."))
 	f.Func().Id("preprocess").Params(jen.Id("x").Add(g.RowType())).
 		Params(jen.Id("y").Index(jen.Id("NumFeatures")).Add(g.Float())).Block(body...)
+	f.Line()
+}
+
+// latentTrees returns the number of latent trees of m.
+func latentTrees(m *ir.Model) int {
+	n := 0
+	for i := range m.Trees {
+		if m.Trees[i].Latent {
+			n++
+		}
+	}
+	return n
+}
+
+// genReadout writes readout, which adds the read-out of the latent trees
+// to the margins (ir/doc.go): for each output k, r_k = Bias[k] + W[k]·x'
+// accumulated left to right from the bias, continued over z by the
+// statements calls (the units' Readout statements, in tree order), then
+// a_k = a_k + r_k.
+func (g *Gen) genReadout(f *jen.File, calls []jen.Code) {
+	m := g.Model
+	all := make([]int, m.NumFeatures)
+	for j := range all {
+		all[j] = j
+	}
+	sums := make([]jen.Code, m.NumOutputs)
+	for k := range sums {
+		sums[k] = g.Dot(m.Readout.Bias[k], all, m.Readout.Weights[k][:m.NumFeatures])
+	}
+	body := []jen.Code{jen.Id("r").Op(":=").Op("&").Index(jen.Id("NumOutputs")).Add(g.Float()).Custom(jen.Options{
+		Open: "{", Close: "}", Separator: ",", Multi: true,
+	}, sums...)}
+	body = append(body, calls...)
+	for k := 0; k < m.NumOutputs; k++ {
+		body = append(body, g.AddValue(k, jen.Id("r").Index(jen.Lit(k))))
+	}
+	f.Add(Doc("readout adds to the margins a the read-out of the latent trees: for output k, " +
+		"the read-out bias plus the products of the weights of row k with the features of x and " +
+		"with the activations z of the nodes of the latent trees, added left to right. " +
+		"The function of each latent tree adds the terms of its nodes; those of the nodes off the path " +
+		"that the row takes are zeros, which it does not compute."))
+	f.Func().Id("readout").Params(jen.Id("x").Add(g.RowType()), jen.Id("a").Add(g.OutType())).Block(body...)
 	f.Line()
 }

@@ -16,7 +16,8 @@ type needs struct {
 	// float32 (a literal -0 is the variable negZero; Go constants have no
 	// negative zero).
 	negZero bool
-	// exp: the link or a softmax leaf computes an exponential.
+	// exp: the link, a softmax leaf or a latent tree with elu splits
+	// computes an exponential.
 	exp bool
 	// catSets are the distinct category sets of categorical splits, in the
 	// order in which a depth-first, left-first walk of the trees meets them;
@@ -41,6 +42,9 @@ func scan(m *ir.Model, prec Precision) needs {
 	}
 	for i := range m.Trees {
 		t := &m.Trees[i]
+		if t.Latent && t.Activation == ir.Elu {
+			n.exp = true
+		}
 		if len(t.Nodes) == 0 {
 			continue
 		}
