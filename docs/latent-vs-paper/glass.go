@@ -229,7 +229,9 @@ func pruningCmd(args []string) error {
 		var shares string
 		for seed := uint64(1); seed <= uint64(*seeds); seed++ {
 			train, valid, test := glassSplit(d, class, seed)
-			t, err := latent.Fit(train, valid, glassOptions(*depth, lambda, seed, *epochs, *lr))
+			o := glassOptions(*depth, lambda, seed, *epochs, *lr)
+			o.Name = fmt.Sprintf("glass, lambda %g, seed %d", lambda, seed)
+			t, err := latent.Fit(train, valid, o)
 			if err != nil {
 				return err
 			}
