@@ -82,13 +82,13 @@ func purity(t *latent.Tree, m *ir.Model, d *data.Dataset) (float64, error) {
 
 // glassRow is one line of latent-glass.csv.
 type glassRow struct {
-	seed                uint64
-	depth               int
-	lambda              float64
-	validDP, testDP     float64
-	allDP               float64 // over every row of the data set
-	active, modelNodes  int
-	chosen              bool
+	seed               uint64
+	depth              int
+	lambda             float64
+	validDP, testDP    float64
+	allDP              float64 // over every row of the data set
+	active, modelNodes int
+	chosen             bool
 }
 
 func glassCmd(args []string) error {
