@@ -106,13 +106,14 @@ type Options struct {
 	LearningRate float64
 	// Patience is the number of epochs without a lower validation loss
 	// after which the learning rate is multiplied by Decay (the paper: 2
-	// and 0.1). It needs a validation set; 0 turns the schedule off.
+	// and 0.1); 0 turns the schedule off. Without a validation set it is
+	// off.
 	Patience int
 	// Decay is the factor of the learning-rate schedule, in (0, 1).
 	Decay float64
 	// EarlyStopping, when > 0, stops after this many epochs without a
 	// lower validation loss, and keeps the parameters of the best epoch.
-	// It needs a validation set.
+	// Without a validation set it is off.
 	EarlyStopping int
 
 	// Seed seeds the initial parameters and the order of the rows.
@@ -152,16 +153,17 @@ type EpochInfo struct {
 	Epoch  int // 1-based
 	Epochs int // the largest number of epochs
 	// TrainLoss is the mean loss of the epoch's minibatches (each with the
-	// parameters of the moment), without the penalty: the mean squared
-	// error in the target's units for SquaredError (summed over the
-	// regressed columns), the cross-entropy otherwise.
+	// parameters of the moment), without the penalty: for SquaredError the
+	// mean squared error in the target's units (with several regressed
+	// columns, the sum of their mean squared errors in standard
+	// deviations), the cross-entropy otherwise.
 	TrainLoss float64
 	// ValidLoss is the same loss on the validation set for the model as it
 	// would be exported at the end of the epoch (activities frozen on the
 	// training set); NaN without a validation set.
 	ValidLoss float64
-	// Active is the number of nodes with a non-zero activity frozen on
-	// the training set, out of 2^(Depth+1) - 1; NaN-free, always set.
+	// Active is the number of nodes whose activity, frozen on the
+	// training set, is not 0, out of 2^(Depth+1) - 1.
 	Active int
 	// LearningRate is the step size the epoch used.
 	LearningRate float64

@@ -165,10 +165,9 @@ func (t *target) report(meanLoss float64) float64 {
 	if t.loss != SquaredError {
 		return meanLoss
 	}
-	// Σ_o (z_o - y_o)²/2 with y standardised; in the target's units each
-	// output's term is scaled by scale_o². With several outputs of
-	// different scales the loss mixes them, so report the standardised
-	// sum when they differ.
+	// Σ_o (z_o - y_o)²/2 on standardised values: in the target's units
+	// for one output; several outputs of different units are summed in
+	// standard deviations.
 	if t.k == 1 {
 		return 2 * meanLoss * t.scale[0] * t.scale[0]
 	}
