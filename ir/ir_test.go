@@ -66,6 +66,22 @@ func TestDecodeErrors(t *testing.T) {
 			`m.json: trees[0].nodes[0].threshold: want a number, got an array`},
 		{"huge number", strings.Replace(string(good), `"threshold": 0.5`, `"threshold": 1e999`, 1),
 			`m.json: trees[0].nodes[0].threshold: 1e999 is out of range`},
+		{"null threshold", strings.Replace(string(good), `"threshold": 0.5`, `"threshold": null`, 1),
+			`m.json: trees[0].nodes[0].threshold: null is not a value: leave an optional field out, or give its value`},
+		{"null feature", strings.Replace(string(good), `"feature": 1`, `"feature": null`, 1),
+			`m.json: trees[0].nodes[0].feature: null is not a value: leave an optional field out, or give its value`},
+		{"null in a value", strings.Replace(string(good), `"value": [1]`, `"value": [null]`, 1),
+			`m.json: trees[0].nodes[2].value[0]: null is not a value: leave an optional field out, or give its value`},
+		{"null outputs", strings.Replace(string(good), `"num_outputs": 1`, `"num_outputs": null`, 1),
+			`m.json: num_outputs: null is not a value: leave an optional field out, or give its value`},
+		{"null task", strings.Replace(string(good), `"task": "binary"`, `"task": null`, 1),
+			`m.json: task: null is not a value: leave an optional field out, or give its value`},
+		{"duplicate key", strings.Replace(string(good), `"task": "binary",`, `"task": "binary", "task": "regression",`, 1),
+			`m.json: task: the key "task" appears twice in one object`},
+		{"duplicate nested key", strings.Replace(string(good), `"threshold": 0.5`, `"threshold": 0.5, "threshold": 7`, 1),
+			`m.json: trees[0].nodes[0].threshold: the key "threshold" appears twice in one object`},
+		{"duplicate key in a later node", strings.Replace(string(good), `{"kind": "leaf", "value": [1]}`, `{"kind": "leaf", "value": [1], "kind": "leaf"}`, 1),
+			`m.json: trees[0].nodes[2].kind: the key "kind" appears twice in one object`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -260,5 +276,19 @@ func TestSmoothStep(t *testing.T) {
 			t.Fatalf("S not monotone in [0,1] at %v: %v after %v", x, s, prev)
 		}
 		prev = s
+	}
+}
+
+// TestDecodeNullArray: an array may be null, as encoding/json writes a nil
+// slice (a model without trees), and reads back empty.
+func TestDecodeNullArray(t *testing.T) {
+	good, err := os.ReadFile("testdata/stump.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := strings.Replace(string(good), `"feature_names": ["age", "income"]`, `"feature_names": null`, 1)
+	m, err := Decode([]byte(in), "m.json")
+	if err != nil || m.FeatureNames != nil {
+		t.Fatalf("feature_names null: %v, %v", err, m)
 	}
 }

@@ -59,6 +59,9 @@ func Decode(data []byte, name string) (*Model, error) {
 	if err := CheckVersion(version); err != nil {
 		return nil, wrap("%v", err)
 	}
+	if err := checkDuplicateKeys(data); err != nil {
+		return nil, wrap("%v", err)
+	}
 	if err := checkShape(raw, reflect.TypeOf(Model{}), ""); err != nil {
 		return nil, wrap("%v", err)
 	}
@@ -228,14 +231,17 @@ func checkShape(v any, t reflect.Type, path string) error {
 		}
 		return path
 	}
-	for t.Kind() == reflect.Pointer {
-		if v == nil {
+	if v == nil {
+		// encoding/json reads null as the zero value: 0 for a number, ""
+		// for a string, nothing for an optional field. Only an array may
+		// be null, as Marshal writes an empty one (a model without trees).
+		if t.Kind() == reflect.Slice {
 			return nil
 		}
-		t = t.Elem()
+		return fmt.Errorf("%s: null is not a value: leave an optional field out, or give its value", at())
 	}
-	if v == nil {
-		return nil // null leaves the zero value; Validate judges it
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
 	}
 	mismatch := func(want string) error {
 		return fmt.Errorf("%s: want %s, got %s", at(), want, jsonKind(v))
@@ -317,6 +323,80 @@ func checkShape(v any, t reflect.Type, path string) error {
 		}
 	}
 	return nil
+}
+
+// checkDuplicateKeys returns an error naming the JSON path of the first
+// object key that appears twice in the same object: encoding/json keeps
+// the last one, so {"task": "binary", "task": "regression"} would load as
+// a regression without a word. data is valid JSON.
+func checkDuplicateKeys(data []byte) error {
+	type frame struct {
+		path   string
+		object bool
+		keys   map[string]bool
+		index  int    // arrays: the next element's index
+		key    string // objects: the key whose value comes next
+		want   bool   // objects: a key comes next
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var stack []*frame
+	// child returns the path of the value that comes next in the top frame.
+	child := func() string {
+		if len(stack) == 0 {
+			return ""
+		}
+		f := stack[len(stack)-1]
+		if f.object {
+			return join(f.path, f.key)
+		}
+		p := fmt.Sprintf("%s[%d]", f.path, f.index)
+		f.index++
+		return p
+	}
+	// value records that a value was read in the top frame.
+	value := func() {
+		if len(stack) > 0 && stack[len(stack)-1].object {
+			stack[len(stack)-1].want = true
+		}
+	}
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return nil // Decode reports malformed JSON
+		}
+		var top *frame
+		if len(stack) > 0 {
+			top = stack[len(stack)-1]
+		}
+		if top != nil && top.object && top.want {
+			if k, ok := tok.(string); ok {
+				if top.keys[k] {
+					return fmt.Errorf("%s: the key %q appears twice in one object", join(top.path, k), k)
+				}
+				top.keys[k] = true
+				top.key, top.want = k, false
+				continue
+			}
+		}
+		switch tok {
+		case json.Delim('{'):
+			stack = append(stack, &frame{path: child(), object: true, keys: map[string]bool{}, want: true})
+		case json.Delim('['):
+			stack = append(stack, &frame{path: child()})
+		case json.Delim('}'), json.Delim(']'):
+			stack = stack[:len(stack)-1]
+			value()
+		default:
+			if top != nil && !top.object {
+				top.index++
+			}
+			value()
+		}
+	}
 }
 
 // jsonFields maps the JSON names of a struct's fields to their types.

@@ -178,6 +178,8 @@ func TestErrors(t *testing.T) {
 			tr[0]["categories_sizes"] = []any{1}
 		}), `"version":[1,7,4]`, `"version":[1,6,2]`),
 			"m.json: trees[0]: categorical splits of XGBoost 1.6 are not supported: XGBoost before 1.7 sent invalid categories to the default child; load the model with XGBoost 1.7 or later and save it again"},
+		{"future major version", replace(t, edit(t, func(_, _ map[string]any, _ []map[string]any) {}), `"version":[1,7,4]`, `"version":[9,0,0]`),
+			"m.json: version: XGBoost 9.0.0 saved this model, and treegen reads the JSON and UBJSON models of XGBoost 1.0 to 3.x: a model of another major version may mean something else (re-save it with a supported XGBoost)"},
 		{"categorical expansion", edit(t, func(_, _ map[string]any, tr []map[string]any) {
 			// A chain of 12 categorical splits whose sets hold 0, each
 			// left child the next split: every one copies the rest.

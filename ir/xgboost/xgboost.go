@@ -174,8 +174,22 @@ func findLearner(root *value) (doc, learner *value, err error) {
 	return doc, learner, nil
 }
 
+// maxMajor is the newest major version of XGBoost whose models treegen
+// reads: the JSON schema of versions 1 to 3 is the same.
+const maxMajor = 3
+
+// joinInts writes a version as "1.7.4".
+func joinInts(v []int64) string {
+	parts := make([]string, len(v))
+	for i, n := range v {
+		parts[i] = strconv.FormatInt(n, 10)
+	}
+	return strings.Join(parts, ".")
+}
+
 // readVersion reads the version of XGBoost that saved the model, when doc
-// has one, into c.version and the "version" param.
+// has one, into c.version and the "version" param. It refuses a major
+// version other than 1 to maxMajor.
 func (c *converter) readVersion(doc *value) error {
 	v := doc.field("version")
 	if v == nil {
@@ -185,12 +199,11 @@ func (c *converter) readVersion(doc *value) error {
 	if err != nil {
 		return err
 	}
-	c.version = version
-	parts := make([]string, len(version))
-	for i, n := range version {
-		parts[i] = strconv.FormatInt(n, 10)
+	if len(version) > 0 && (version[0] < 1 || version[0] > maxMajor) {
+		return fmt.Errorf("version: XGBoost %s saved this model, and treegen reads the JSON and UBJSON models of XGBoost 1.0 to %d.x: a model of another major version may mean something else (re-save it with a supported XGBoost)", joinInts(version), maxMajor)
 	}
-	c.params["version"] = strings.Join(parts, ".")
+	c.version = version
+	c.params["version"] = joinInts(version)
 	return nil
 }
 
