@@ -3,6 +3,7 @@ package ir
 import (
 	"bytes"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -98,7 +99,7 @@ func TestLoadErrors(t *testing.T) {
 	bad := filepath.Join(dir, "bad.json")
 	os.WriteFile(bad, []byte(`{"format_version": "1.0", "task": "binary", "num_features": 0}`), 0o644)
 	_, err := Load(bad)
-	if err == nil || err.Error() != bad+": invalid model: num_features: must be at least 1, got 0" {
+	if err == nil || err.Error() != bad+": invalid model: num_features: must be between 1 and 16777216, got 0" {
 		t.Fatalf("got %v", err)
 	}
 	_, err = Load(filepath.Join(dir, "missing.json"))
@@ -134,7 +135,10 @@ func TestValidate(t *testing.T) {
 		want   string
 	}{
 		{"task", func(m *Model) { m.Task = "ranking" }, `task: unknown task "ranking" (want regression, binary, multiclass or multi_output)`},
-		{"features", func(m *Model) { m.NumFeatures = 0 }, "num_features: must be at least 1, got 0"},
+		{"features", func(m *Model) { m.NumFeatures = 0 }, "num_features: must be between 1 and 16777216, got 0"},
+		{"too many features", func(m *Model) { m.NumFeatures = 100_000_000 }, "num_features: must be between 1 and 16777216, got 100000000"},
+		{"most features", func(m *Model) { m.NumFeatures = math.MaxInt64 }, "num_features: must be between 1 and 16777216, got 9223372036854775807"},
+		{"too many outputs", func(m *Model) { m.NumOutputs = 1_000_000_000 }, "num_outputs: must be between 1 and 65536, got 1000000000"},
 		{"feature names", func(m *Model) { m.FeatureNames = []string{"a"} }, "feature_names: has 1 names for 2 features"},
 		{"preprocess length", func(m *Model) { m.Preprocess = &Affine{Shift: []float64{0}, Scale: []float64{1, 1}} }, "preprocess.shift: has 1 values for 2 features"},
 		{"preprocess NaN", func(m *Model) { m.Preprocess = &Affine{Shift: []float64{0, nan}, Scale: []float64{1, 1}} }, "preprocess.shift[1]: NaN is not a finite number"},

@@ -23,6 +23,17 @@ const LatestFormatVersion = "1.2"
 // MaxDepth is the deepest tree Validate accepts (the root has depth 0).
 const MaxDepth = 100
 
+// MaxFeatures is the most features (NumFeatures) Validate accepts: 2^24,
+// beyond any model treegen trains or imports from real data, and small
+// enough that what the interpreter and the generated code size by it (a
+// row of that many values) stays within memory.
+const MaxFeatures = 1 << 24
+
+// MaxOutputs is the most outputs (NumOutputs) Validate accepts: 2^16. The
+// generated code keeps a row's margins in an array of that many values on
+// the stack.
+const MaxOutputs = 1 << 16
+
 // AllOutputs as a Tree's Output means that the tree's leaves hold one value
 // per model output (vector leaves) instead of a single value for one output.
 const AllOutputs = -1

@@ -97,8 +97,9 @@ func (v *validator) model() {
 	default:
 		v.fail("task", "unknown task %q (want regression, binary, multiclass or multi_output)", m.Task)
 	}
-	if m.NumFeatures < 1 {
-		v.fail("num_features", "must be at least 1, got %d", m.NumFeatures)
+	if m.NumFeatures < 1 || m.NumFeatures > MaxFeatures {
+		v.fail("num_features", "must be between 1 and %d, got %d", MaxFeatures, m.NumFeatures)
+		return // every later check may size something by it
 	}
 	if m.FeatureNames != nil && len(m.FeatureNames) != m.NumFeatures {
 		v.fail("feature_names", "has %d names for %d features", len(m.FeatureNames), m.NumFeatures)
@@ -114,8 +115,9 @@ func (v *validator) model() {
 		v.finites("preprocess.scale", p.Scale)
 	}
 	k := m.NumOutputs
-	if k < 1 {
-		v.fail("num_outputs", "must be at least 1, got %d", k)
+	if k < 1 || k > MaxOutputs {
+		v.fail("num_outputs", "must be between 1 and %d, got %d", MaxOutputs, k)
+		return
 	}
 	switch m.Task {
 	case Binary:

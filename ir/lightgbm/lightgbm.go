@@ -46,9 +46,6 @@ func Decode(data []byte, name string) (*ir.Model, error) {
 // layout is the same in all three.
 var versions = map[string]bool{"v2": true, "v3": true, "v4": true}
 
-// maxFeatures bounds max_feature_idx, so that sizes cannot overflow.
-const maxFeatures = 1 << 30
-
 // model interprets the header and converts every tree.
 func (p *parser) model(raw *rawModel) (*ir.Model, error) {
 	h := raw.header
@@ -69,8 +66,8 @@ func (p *parser) model(raw *rawModel) (*ir.Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	if numClass < 1 || numClass > 1<<20 {
-		return nil, p.errorf(f.line, "num_class=%d is out of range", numClass)
+	if numClass < 1 || numClass > ir.MaxOutputs {
+		return nil, p.errorf(f.line, "num_class=%d is out of range: want 1 to %d (ir.MaxOutputs)", numClass, ir.MaxOutputs)
 	}
 	perIter, perIterLine := numClass, f.line
 	if f, ok := h["num_tree_per_iteration"]; ok {
@@ -90,8 +87,8 @@ func (p *parser) model(raw *rawModel) (*ir.Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	if maxFeature < 0 || maxFeature >= maxFeatures {
-		return nil, p.errorf(f.line, "max_feature_idx=%d is out of range: the model needs at least one feature", maxFeature)
+	if maxFeature < 0 || maxFeature >= ir.MaxFeatures {
+		return nil, p.errorf(f.line, "max_feature_idx=%d is out of range: the model needs at least one feature, and treegen reads at most %d (ir.MaxFeatures)", maxFeature, ir.MaxFeatures)
 	}
 	numFeatures := maxFeature + 1
 	f, err = p.require(h, w, "feature_names", 1)

@@ -135,6 +135,9 @@ func TestErrors(t *testing.T) {
 		{"base_score text", edit(t, func(l, _ map[string]any, _ []map[string]any) {
 			l["learner_model_param"].(map[string]any)["base_score"] = "half"
 		}), `m.json: learner_model_param.base_score: want a number or a bracketed list of numbers, got "half"`},
+		{"huge num_feature", edit(t, func(l, _ map[string]any, _ []map[string]any) {
+			l["learner_model_param"].(map[string]any)["num_feature"] = "2147483647"
+		}), "m.json: learner_model_param.num_feature: must be in 1..16777216 (treegen's limit, ir.MaxFeatures), got 2147483647"},
 		{"missing num_feature", edit(t, func(l, _ map[string]any, _ []map[string]any) {
 			delete(l["learner_model_param"].(map[string]any), "num_feature")
 		}), "m.json: learner_model_param.num_feature: is missing"},

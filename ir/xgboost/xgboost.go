@@ -260,8 +260,8 @@ func (c *converter) newModel(learner *value, objName string, obj objective) (*ir
 	if err != nil {
 		return nil, nil, err
 	}
-	if numFeature < 1 || numFeature > math.MaxInt32 {
-		return nil, nil, errorf("learner_model_param.num_feature", "must be in 1..%d, got %d", math.MaxInt32, numFeature)
+	if numFeature < 1 || numFeature > ir.MaxFeatures {
+		return nil, nil, errorf("learner_model_param.num_feature", "must be in 1..%d (treegen's limit, ir.MaxFeatures), got %d", ir.MaxFeatures, numFeature)
 	}
 	c.numFeature = int(numFeature)
 	numClass, err := param(mp, "learner_model_param", "num_class", 0)
@@ -294,8 +294,8 @@ func (c *converter) setOutputs(m *ir.Model, objName string, obj objective, numCl
 	switch {
 	case numTarget < 1 || numTarget > 1<<16:
 		return errorf("learner_model_param.num_target", "must be in 1..65536, got %d", numTarget)
-	case numClass < 0 || numClass > 1<<16:
-		return errorf("learner_model_param.num_class", "must be in 0..65536, got %d", numClass)
+	case numClass < 0 || numClass > ir.MaxOutputs:
+		return errorf("learner_model_param.num_class", "must be in 0..%d (ir.MaxOutputs), got %d", ir.MaxOutputs, numClass)
 	case obj.multiclass && numClass < 2:
 		return errorf("learner_model_param.num_class", "%s needs at least 2 classes, got num_class %d", objName, numClass)
 	case obj.multiclass && numTarget > 1:
