@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/spf13/cobra"
 	"github.com/treegen/treegen/ir"
@@ -103,7 +104,7 @@ func writeSummary(w io.Writer, m *ir.Model) {
 	}
 	row("nodes", "%s", strings.Join(parts, ", "))
 	if p := m.Provenance; p != nil {
-		row("producer", "%s", p.Producer)
+		row("producer", "%s", printable(p.Producer))
 		for _, kv := range sortedPairs(p.Params) {
 			row("  param", "%s", kv)
 		}
@@ -140,7 +141,7 @@ func sortedPairs(m map[string]string) []string {
 	sort.Strings(keys)
 	out := make([]string, len(keys))
 	for i, k := range keys {
-		out[i] = k + "=" + m[k]
+		out[i] = printable(k) + "=" + printable(m[k])
 	}
 	return out
 }
@@ -226,9 +227,40 @@ func writeDot(w io.Writer, m *ir.Model) {
 }
 
 // dotQuote quotes a string for dot; newlines become dot line breaks.
+//
+// Any other character that does not print (a control character such as
+// ESC or CR, a bidirectional override) is written as its Go escape, so
+// that names from a model file cannot forge the graph or the terminal.
 func dotQuote(s string) string {
-	s = strings.ReplaceAll(s, `\`, `\\`)
-	s = strings.ReplaceAll(s, `"`, `\"`)
-	s = strings.ReplaceAll(s, "\n", `\n`)
-	return `"` + s + `"`
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r == '\\':
+			b.WriteString(`\\`)
+		case r == '"':
+			b.WriteString(`\"`)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case unicode.IsPrint(r):
+			b.WriteRune(r)
+		default:
+			q := strconv.QuoteRuneToASCII(r)
+			b.WriteString(`\` + q[1:len(q)-1]) // \x1b shows as \x1b
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// printable returns s as it is when every character of it prints, and
+// quoted with Go's escapes otherwise: a string from a model file (a
+// provenance entry) cannot then move the cursor, end a line or forge one.
+func printable(s string) string {
+	for _, r := range s {
+		if !unicode.IsPrint(r) {
+			return strconv.Quote(s)
+		}
+	}
+	return s
 }
