@@ -113,7 +113,7 @@ it with the ifelse backend.`,
 				// The package speaks of its options; name the flag.
 				return errors.New(strings.ReplaceAll(err.Error(), "set Options.Impute", "use --impute"))
 			}
-			if err := ir.Save(f.out, m); err != nil {
+			if err := f.save(a, m); err != nil {
 				return err
 			}
 			fmt.Fprintf(a.stderr, "trained %s on %d rows in %s: %s split evaluations per row; wrote %s\n",

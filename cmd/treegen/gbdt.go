@@ -66,7 +66,7 @@ training rows). Progress and per-round losses go to stderr.`,
 			if err != nil {
 				return err
 			}
-			if err := ir.Save(f.out, m); err != nil {
+			if err := f.save(a, m); err != nil {
 				return err
 			}
 			fmt.Fprintf(a.stderr, "trained %d trees on %d rows in %s; wrote %s\n",

@@ -70,7 +70,7 @@ from the same file, and its provenance records the change.`,
 				fmt.Fprintf(a.stderr, "link %s (--link; the file implies %s)\n", link, m.Provenance.Params["link_in_file"])
 			}
 			a.reportRounds(m)
-			if err := ir.Save(out, m); err != nil {
+			if err := a.saveModel(out, m); err != nil {
 				return err
 			}
 			fmt.Fprintf(a.stderr, "imported %s: %s, %d features, %d outputs, %d trees; wrote %s\n",
@@ -78,7 +78,7 @@ from the same file, and its provenance records the change.`,
 			return nil
 		},
 	}
-	cmd.Flags().StringVarP(&out, "out", "o", "", "output model file (IR JSON)")
+	cmd.Flags().StringVarP(&out, "out", "o", "", `output model file (IR JSON; "-": the standard output)`)
 	cmd.Flags().StringVar(&link, "link", "", "replace the link the file implies: identity, sigmoid, softmax or exp")
 	return cmd
 }

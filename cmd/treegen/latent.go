@@ -129,7 +129,7 @@ shows the pruned tree and draws it with --dot.`,
 			if err != nil {
 				return err
 			}
-			if err := ir.Save(f.out, m); err != nil {
+			if err := f.save(a, m); err != nil {
 				return err
 			}
 			fmt.Fprintf(a.stderr, "trained a latent tree on %d rows in %s (best epoch %d of %d): %d of %d nodes active, %d in the model; wrote %s\n",

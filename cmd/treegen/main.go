@@ -21,13 +21,38 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-// run executes the command line args and returns the exit status.
+// run executes the command line args and returns the exit status. An
+// error writing the standard output (a full disk, a closed pipe) is an
+// error of the command: its output is incomplete.
 func run(args []string, stdout, stderr io.Writer) int {
-	root := newRoot(stdout, stderr)
+	out := &errWriter{w: stdout}
+	root := newRoot(out, stderr)
 	root.SetArgs(args)
-	if err := root.Execute(); err != nil {
+	err := root.Execute()
+	if err == nil && out.err != nil {
+		err = fmt.Errorf("writing the standard output: %w", out.err)
+	}
+	if err != nil {
 		fmt.Fprintln(stderr, "treegen: "+err.Error())
 		return 1
 	}
 	return 0
+}
+
+// errWriter is a writer that keeps the first error of the writer it wraps
+// and writes nothing after it.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) Write(p []byte) (int, error) {
+	if e.err != nil {
+		return 0, e.err
+	}
+	n, err := e.w.Write(p)
+	if err != nil {
+		e.err = err
+	}
+	return n, err
 }

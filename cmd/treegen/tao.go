@@ -8,7 +8,6 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/treegen/treegen/data"
-	"github.com/treegen/treegen/ir"
 	"github.com/treegen/treegen/train/tao"
 )
 
@@ -127,7 +126,7 @@ softmax per row.`,
 			if err != nil {
 				return err
 			}
-			if err := ir.Save(f.out, m); err != nil {
+			if err := f.save(a, m); err != nil {
 				return err
 			}
 			p := m.Provenance.Params

@@ -9,7 +9,6 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/treegen/treegen/data"
-	"github.com/treegen/treegen/ir"
 	"github.com/treegen/treegen/train/tel"
 )
 
@@ -86,7 +85,7 @@ The model holds soft nodes: the interpreter predicts with it, and
 				// The package speaks of its options; name the flag.
 				return errors.New(strings.ReplaceAll(err.Error(), "set Options.Impute", "use --impute"))
 			}
-			if err := ir.Save(f.out, m); err != nil {
+			if err := f.save(a, m); err != nil {
 				return err
 			}
 			fmt.Fprintf(a.stderr, "trained %d soft trees of depth %d on %d rows in %s; wrote %s\n",

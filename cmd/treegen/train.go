@@ -25,6 +25,31 @@ type commonTrainFlags struct {
 	data, target, test, out, name string
 	absent                        data.Absent
 	base                          data.IndexBase
+	model                         *ir.Model // the model written, for --test
+}
+
+// save writes the trained model m to --out ("-": the standard output) and
+// keeps it for the scoring of --test.
+func (f *commonTrainFlags) save(a *app, m *ir.Model) error {
+	f.model = m
+	return a.saveModel(f.out, m)
+}
+
+// saveModel writes m to path atomically, or to the standard output when
+// path is "-".
+func (a *app) saveModel(path string, m *ir.Model) error {
+	if path != "-" {
+		return ir.Save(path, m)
+	}
+	if err := m.Validate(); err != nil {
+		return fmt.Errorf("refusing to write an invalid model: %w", err)
+	}
+	b, err := ir.Marshal(m)
+	if err != nil {
+		return err
+	}
+	_, err = a.stdout.Write(b)
+	return err
 }
 
 // read reads a labelled data file (training, validation or test data) as
@@ -39,7 +64,7 @@ func (f *commonTrainFlags) register(a *app, cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.data, "data", "", "training data: TSV/CSV (optionally gzipped) with a header, or LibSVM")
 	cmd.Flags().StringVar(&f.target, "target", "target", "name of the target column")
 	cmd.Flags().StringVar(&f.test, "test", "", "optional test data, scored after training")
-	cmd.Flags().StringVarP(&f.out, "out", "o", "", "output model file (IR JSON)")
+	cmd.Flags().StringVarP(&f.out, "out", "o", "", `output model file (IR JSON; "-": the standard output)`)
 	cmd.Flags().StringVar(&f.name, "name", "", "model name (default: the data file's name)")
 	cmd.Flags().Var(&f.absent, "libsvm-absent", absentUsage)
 	cmd.Flags().Var(&f.base, "libsvm-base", baseUsage)
@@ -47,9 +72,12 @@ func (f *commonTrainFlags) register(a *app, cmd *cobra.Command) {
 		if f.test == "" {
 			return nil
 		}
-		m, err := ir.Load(f.out)
-		if err != nil {
-			return err
+		m := f.model
+		if m == nil {
+			var err error
+			if m, err = ir.Load(f.out); err != nil {
+				return err
+			}
 		}
 		d, err := f.read(f.test)
 		if err != nil {
@@ -145,7 +173,7 @@ func (a *app) trainCartCmd() *cobra.Command {
 				return err
 			}
 			elapsed := time.Since(start)
-			if err := ir.Save(f.out, m); err != nil {
+			if err := f.save(a, m); err != nil {
 				return err
 			}
 			t := &m.Trees[0]
