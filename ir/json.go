@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/treegen/treegen/internal/atomicfile"
 )
@@ -400,7 +401,12 @@ func checkDuplicateKeys(data []byte) error {
 }
 
 // jsonFields maps the JSON names of a struct's fields to their types.
+// It is computed once per type: checkShape asks for every object of a
+// file.
 func jsonFields(t reflect.Type) map[string]reflect.Type {
+	if f, ok := fieldCache.Load(t); ok {
+		return f.(map[string]reflect.Type)
+	}
 	fields := make(map[string]reflect.Type, t.NumField())
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
@@ -413,8 +419,12 @@ func jsonFields(t reflect.Type) map[string]reflect.Type {
 		}
 		fields[name] = f.Type
 	}
+	fieldCache.Store(t, fields)
 	return fields
 }
+
+// fieldCache holds jsonFields' maps by type.
+var fieldCache sync.Map
 
 func join(path, key string) string {
 	if path == "" {
