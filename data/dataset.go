@@ -1,6 +1,7 @@
 package data
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -24,6 +25,11 @@ type Dataset struct {
 	// so the index of a label does not depend on the order of the rows;
 	// [Dataset.Relabel] may set another list. See [Dataset.LabelName].
 	Labels []string
+
+	// NoHeader is set when a TSV or CSV file was read without a header
+	// line (see [Options].Header): its columns are named by position, c1,
+	// c2, ... (the target column's name included).
+	NoHeader bool
 }
 
 // Row returns the features of row i as a slice of X, without copying.
@@ -36,7 +42,7 @@ func (d *Dataset) Row(i int) []float64 {
 
 // Subset returns a new Dataset holding copies of the given rows, in the
 // given order (a row may appear more than once), with the same columns,
-// Source, Format and Labels (a copy of them). Y is nil in the result when
+// Source, Format, NoHeader and Labels (a copy of them). Y is nil in the result when
 // it is nil in d. Subset panics if a row index is out of range.
 func (d *Dataset) Subset(rows []int) *Dataset {
 	s := &Dataset{
@@ -47,6 +53,7 @@ func (d *Dataset) Subset(rows []int) *Dataset {
 		Rows:     len(rows),
 		Cols:     d.Cols,
 		Labels:   slices.Clone(d.Labels),
+		NoHeader: d.NoHeader,
 	}
 	if d.Y != nil {
 		s.Y = make([]float64, len(rows))
@@ -200,6 +207,64 @@ type Options struct {
 	// IndexBase is, for LibSVM only, the index of the first feature:
 	// IndexAuto (the default) detects it, IndexOne and IndexZero force it.
 	IndexBase IndexBase
+	// Header says, for TSV and CSV only, whether the first line names the
+	// columns. HeaderRequired (the default) requires it to, HeaderAuto
+	// guesses, HeaderPresent and HeaderAbsent decide without looking; see
+	// the package documentation for the guess.
+	Header Header
+	// Names are, for TSV and CSV only, the column names the caller expects
+	// (a model's feature names, say). A first line whose every cell is one
+	// of them is a header even though its cells are numbers, as the names
+	// of some data sets are (PMLB names columns "2", "3", ...).
+	Names []string
+	// TargetColumn is, for TSV and CSV only, the 1-based position of the
+	// target column, for files without a header line; 0 means none (the
+	// target is then found by name, Target). Target must be "" when it is
+	// set.
+	TargetColumn int
+	// MaxExpansion bounds how much gzip-compressed input may expand:
+	// reading fails once the decompressed bytes exceed both 1 MiB and
+	// MaxExpansion times the compressed bytes read so far. 0 means
+	// DefaultMaxExpansion; a negative value removes the bound.
+	MaxExpansion int
+}
+
+// DefaultMaxExpansion is the bound on the expansion of gzip-compressed
+// input when [Options].MaxExpansion is 0. Data sets compress 3 to 20
+// times; gzip's own limit is about 1000.
+const DefaultMaxExpansion = 100
+
+// Header says whether the first line of a TSV or CSV file is a header.
+type Header int
+
+// The ways of reading the first line of a TSV or CSV file.
+const (
+	// HeaderRequired, the zero value, reads the first line as the header
+	// and refuses one that looks like data (every cell a number), as
+	// training wants: its columns need names, and a target.
+	HeaderRequired Header = iota
+	// HeaderAuto reads a first line that looks like data as the first row
+	// of a file without a header, and any other as the header.
+	HeaderAuto
+	// HeaderPresent reads the first line as the header, whatever it holds.
+	HeaderPresent
+	// HeaderAbsent reads the first line as data: the file has no header.
+	HeaderAbsent
+)
+
+// String returns the name of h: "required", "auto", "present" or "absent".
+func (h Header) String() string {
+	switch h {
+	case HeaderRequired:
+		return "required"
+	case HeaderAuto:
+		return "auto"
+	case HeaderPresent:
+		return "present"
+	case HeaderAbsent:
+		return "absent"
+	}
+	return "Header(" + strconv.Itoa(int(h)) + ")"
 }
 
 // Absent is what a LibSVM index absent from a line means. It implements
@@ -307,12 +372,27 @@ func (b *IndexBase) Set(s string) error {
 // Type names the flag's type in the help of a command line (pflag.Value).
 func (b *IndexBase) Type() string { return "base" }
 
+// maxExpansion returns the bound on the expansion of gzip data, negative
+// for none.
+func (o Options) maxExpansion() int {
+	if o.MaxExpansion == 0 {
+		return DefaultMaxExpansion
+	}
+	return o.MaxExpansion
+}
+
 func (o Options) target() string {
 	if o.Target == "" {
 		return "target"
 	}
 	return o.Target
 }
+
+// ErrNoHeader is wrapped by the [*Error] of a TSV or CSV file that lacks a
+// header line it needs: with [HeaderRequired], a first line whose cells are
+// all numbers; without a header, a target column named by [Options].Target.
+// errors.Is(err, ErrNoHeader) tells these errors apart.
+var ErrNoHeader = errors.New("no header line")
 
 // Error is the error type of [Read] and [ReadFile]. It locates a problem in
 // a data file.

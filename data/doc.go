@@ -11,13 +11,14 @@
 // TSV and CSV files start with a header line naming the columns. Names are
 // trimmed of surrounding white space; they must be non-empty and distinct.
 // The column called [Options].Target ("target" unless set) becomes
-// [Dataset].Y, every other column is a feature, in file order. TSV lines are
-// split on tab characters only (no quoting); CSV is read with encoding/csv,
-// so fields may be double-quoted, with "" standing for a quote inside a
-// quoted field. Every row must have as many fields as the header. Lines may
-// end in "\n" or "\r\n". The header must be on the first line. Empty (or
-// all-blank) lines at the end of a TSV file are ignored; an empty line
-// followed by more data is an error. (encoding/csv skips empty
+// [Dataset].Y, every other column is a feature, in file order;
+// [Options].TargetColumn picks the target by its 1-based position instead.
+// TSV lines are split on tab characters only (no quoting); CSV is read with
+// encoding/csv, so fields may be double-quoted, with "" standing for a quote
+// inside a quoted field. Every row must have as many fields as the first
+// line. Lines may end in "\n" or "\r\n". The header, if there is one (see
+// below), is the first line. Empty (or all-blank) lines at the end of a TSV file are ignored; an
+// empty line followed by more data is an error. (encoding/csv skips empty
 // lines anywhere in a CSV file.) A UTF-8 byte order mark at the start of a
 // file is skipped.
 //
@@ -53,8 +54,17 @@
 // The label is a number; it is always present and becomes Y (with
 // [Options].DropTarget the first token of a line is skipped, unread, when
 // it has no colon, and Y is nil). Lines that are empty or hold only a
-// comment are skipped. A LibSVM file is expanded into a dense matrix, so
-// it may have at most 1<<20 features and 1<<28 cells in all.
+// comment are skipped.
+//
+// A LibSVM file is expanded into a dense matrix, whose size the file's does
+// not bound: one short line with index 1048576 makes every row 1048576
+// columns wide. So that a small file cannot take much memory, an index may
+// be at most 1<<20 (1<<20 - 1 in a 0-based file), and the matrix may have at
+// most max(1<<24, 64 × P) cells (rows × columns), where P is the number of
+// INDEX:VALUE pairs in the file: 128 MiB of float64, or 512 bytes for each
+// pair, which takes at least 4 bytes of the file. A denser file fits
+// whatever its size; a sparser one is refused, at the line and column of
+// its highest index.
 //
 // With [FormatAuto] the format comes from the file name: after stripping a
 // ".gz" suffix, ".tsv" means TSV, ".csv" CSV, and ".libsvm" or ".svm" LibSVM.
@@ -64,19 +74,65 @@
 // is taken as a TSV file with a single column.
 //
 // Gzip compression is detected from the magic bytes 0x1f 0x8b at the start
-// of the input, whatever the name, and removed transparently.
+// of the input, whatever the name, and removed transparently. The
+// decompressed data may be at most max(1 MiB, [Options].MaxExpansion × the
+// compressed bytes read so far) long; MaxExpansion is
+// [DefaultMaxExpansion], 100, unless set (negative: no limit). Data sets
+// compress 3 to 20 times, while gzip can compress 1000 times, so that a
+// 500 KB file could otherwise expand to 500 MB and take gigabytes once
+// parsed. Past the limit reading fails: a file that is really that
+// repetitive can be decompressed first.
+//
+// # Files without a header line
+//
+// Rows written from a NumPy array often come without a header line. A
+// first line looks like data when every cell of it, trimmed, is a value by
+// the rule of the next section (a number or a missing value, such as an
+// empty cell), the cell of the target column aside when TargetColumn gives
+// it; unless
+//
+//   - one of its cells is the name of the target column (Target), or
+//   - it numbers the columns: at least 3 cells, each an integer written
+//     with digits only and no leading zero, each one more than the one
+//     before, as pandas names the columns of a NumPy array (0, 1, 2, ...)
+//     and PMLB the features of some data sets (2, 3, ..., 31), or
+//   - every cell of it is one of [Options].Names, the names the caller
+//     expects (a model's feature names, which may well be numbers).
+//
+// [Options].Header says what to do with such a line. [HeaderRequired], the
+// default, refuses it with an error at line 1, column 1, saying that a
+// header line naming the columns is needed: training needs names, and a
+// target. [HeaderAuto] reads it as the first row of a file without a header
+// line (and any other first line as the header); [HeaderPresent] takes the
+// first line for the header and [HeaderAbsent] for data, without looking.
+// The columns of a file without a header line are named c1, c2, ... by
+// position, the target's included, and [Dataset].NoHeader is set. Without a
+// header no column is named Target: the target column of such a file is
+// the one TargetColumn gives, and with RequireTarget and no TargetColumn
+// the file is refused. The errors that a missing header line causes wrap
+// [ErrNoHeader].
 //
 // # Values and missing values
 //
-// Cells are trimmed of surrounding white space and parsed with
-// strconv.ParseFloat, so "1e-3", "inf", "+Inf", "-Infinity" and the like are
-// accepted; a value too large for a float64 is an error. A missing value is
-// stored as NaN. In TSV and CSV files a feature cell is missing when it is
-// empty or one of
+// Cells are trimmed of surrounding white space. A number is written in
+// decimal notation: an optional sign, digits with an optional decimal
+// point (a digit on at least one side of it), and an optional exponent, e
+// or E followed by an optional sign and digits:
+//
+//	1  -2.5  +.5  5.  007  1e-3  6.02E+23
+//
+// or it is "inf" or "infinity" in any case, with an optional sign ("inf",
+// "+Inf", "-Infinity"). Other notations that strconv.ParseFloat reads, such
+// as hexadecimal ("0x1p4") and digits separated by underscores ("1_000"),
+// are not numbers: a feature cell so written is an error at its line and
+// column, and a target cell a class label. A number too large for a
+// float64 is an error; one too small to be told from 0 reads as 0 (or the
+// nearest float64). A missing value is stored as NaN. In TSV and CSV files a
+// feature cell is missing when it is empty or one of
 //
 //	NA  na  ?  nan  NaN  NAN
 //
-// (ParseFloat also reads any other spelling of "nan" as NaN). In LibSVM files
+// ("nan" in any other case, unsigned, reads as NaN too). In LibSVM files
 // the same words are accepted as an explicit missing VALUE. A missing or NaN
 // target value (or LibSVM label) is an error, in a column of text labels
 // too.
@@ -97,7 +153,9 @@
 //
 //	people.tsv:7: row has 13 fields, header has 14
 //	people.tsv:9:3: cell "abc" in column "age" is not a number
+//	people.tsv:9:4: cell "0x10" in column "height" is not a number in decimal notation
 //	people.tsv:1: no column "label"; columns are: age, income, target
+//	rows.csv:1:1: line 1 is a row of numbers, not column names: a header line naming the columns is needed
 //	people.tsv.gz: corrupt or truncated gzip data: unexpected EOF
 //	iris.libsvm:4:9: index 2 follows index 3: indices must be strictly increasing
 //

@@ -63,9 +63,10 @@ func TestReadLabels(t *testing.T) {
 		{"numeric", "x.csv", "a,target\n1,2\n2,10\n3, -0 \n4,2.0\n", data.Options{},
 			[]string{"a"}, []float64{1, 2, 3, 4},
 			nil, []float64{2, 10, math.Copysign(0, -1), 2}},
-		{"numeric, hexadecimal", "x.csv", "a,target\n1,0x1p-2\n", data.Options{},
-			[]string{"a"}, []float64{1},
-			nil, []float64{0.25}},
+		// Numbers are decimal: another notation is a label.
+		{"hexadecimal is a label", "x.csv", "a,target\n1,0x1p-2\n2,1_000\n3,0.25\n", data.Options{},
+			[]string{"a"}, []float64{1, 2, 3},
+			[]string{"0.25", "0x1p-2", "1_000"}, []float64{1, 2, 0}},
 		// A column of text that is not the target is still an error.
 		{"text column not the target", "x.csv", "a,target\n1,yes\n", data.Options{Target: "a"},
 			nil, nil, nil, nil},

@@ -8,10 +8,13 @@ import (
 )
 
 // Limits on the dense matrix built from a LibSVM file, whose size is not
-// bounded by the size of the file.
+// bounded by the size of the file: at most maxFeatures columns, and at most
+// max(minCellBudget, cellsPerPair × the INDEX:VALUE pairs of the file)
+// cells, so that it takes memory in proportion to the file's content.
 const (
-	maxFeatures = 1 << 20
-	maxCells    = 1 << 28
+	maxFeatures   = 1 << 20
+	minCellBudget = 1 << 24 // 128 MiB of float64
+	cellsPerPair  = 64
 )
 
 func readLibSVM(in *input, opts Options) (*Dataset, error) {
@@ -37,6 +40,9 @@ func readLibSVM(in *input, opts Options) (*Dataset, error) {
 		// Where the first index 0 and the first index maxFeatures are, for
 		// the errors of a file that turns out 0-based or 1-based.
 		zeroLine        int
+		maxLine, maxCol int
+		// Where the highest index first is, for the error of a matrix too
+		// large.
 		topLine, topCol int
 	)
 	for {
@@ -65,7 +71,7 @@ func readLibSVM(in *input, opts Options) (*Dataset, error) {
 			label, st := parseNumber(tok)
 			switch {
 			case st == cellBad:
-				return nil, errorf(in.name, lr.n, start+off, "label %s is not a number", quoteCell(tok))
+				return nil, errorf(in.name, lr.n, start+off, "label %s %s", quoteCell(tok), notANumber(tok))
 			case st == cellRange:
 				return nil, errorf(in.name, lr.n, start+off, "label %s is out of range", quoteCell(tok))
 			case math.IsNaN(label):
@@ -105,21 +111,23 @@ func readLibSVM(in *input, opts Options) (*Dataset, error) {
 			switch {
 			case k == 0 && zeroLine == 0:
 				zeroLine = lr.n
-			case k == maxFeatures && topLine == 0:
-				topLine, topCol = lr.n, start+off
+			case k == maxFeatures && maxLine == 0:
+				maxLine, maxCol = lr.n, start+off
+			}
+			if k > top {
+				top, topLine, topCol = k, lr.n, start+off
 			}
 			prev = k
 			v, st := parseNumber(vs)
 			switch st {
 			case cellBad:
-				return nil, errorf(in.name, lr.n, start+c+1+off, "value %s of index %d is not a number", quoteCell(vs), k)
+				return nil, errorf(in.name, lr.n, start+c+1+off, "value %s of index %d %s", quoteCell(vs), k, notANumber(vs))
 			case cellRange:
 				return nil, errorf(in.name, lr.n, start+c+1+off, "value %s of index %d is out of range", quoteCell(vs), k)
 			}
 			idx = append(idx, int32(k))
 			val = append(val, v)
 		}
-		top = max(top, prev)
 		rows++
 		rowEnd = append(rowEnd, len(idx))
 	}
@@ -136,16 +144,21 @@ func readLibSVM(in *input, opts Options) (*Dataset, error) {
 	if opts.IndexBase == IndexZero || (opts.IndexBase == IndexAuto && zeroLine > 0) {
 		base = 0
 	}
-	if base == 0 && topLine > 0 {
+	if base == 0 && maxLine > 0 {
 		msg := "index %d exceeds the limit of %d features in a 0-based file"
 		if opts.IndexBase == IndexAuto {
 			msg += fmt.Sprintf(" (0-based since line %d has index 0)", zeroLine)
 		}
-		return nil, errorf(in.name, topLine, topCol, msg, maxFeatures, maxFeatures)
+		return nil, errorf(in.name, maxLine, maxCol, msg, maxFeatures, maxFeatures)
 	}
 	ncols := max(opts.NumFeatures, top+1-base)
-	if ncols > 0 && rows > maxCells/ncols {
-		return nil, errorf(in.name, 0, 0, "%d rows of %d features exceed the limit of %d cells", rows, ncols, maxCells)
+	if budget := max(minCellBudget, cellsPerPair*len(idx)); ncols > 0 && rows > budget/ncols {
+		msg := fmt.Sprintf("a dense matrix of %d rows × %d columns = %d cells, more than the limit of max(%d, %d × %d INDEX:VALUE pairs) = %d cells: the file is too sparse to be read densely",
+			rows, ncols, int64(rows)*int64(ncols), minCellBudget, cellsPerPair, len(idx), budget)
+		if ncols > top+1-base {
+			return nil, errorf(in.name, 0, 0, "NumFeatures %d makes %s", opts.NumFeatures, msg)
+		}
+		return nil, errorf(in.name, topLine, topCol, "index %d makes %s", top, msg)
 	}
 	x := make([]float64, rows*ncols)
 	if opts.Absent == AbsentMissing {

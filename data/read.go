@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
+	"errors"
+	"fmt"
 	"io"
 	"math"
 	"os"
@@ -35,8 +37,14 @@ func Read(r io.Reader, name string, opts Options) (*Dataset, error) {
 		return nil, errorf(name, 0, 0, "unknown Absent %d", int(opts.Absent))
 	case opts.IndexBase < IndexAuto || opts.IndexBase > IndexZero:
 		return nil, errorf(name, 0, 0, "unknown IndexBase %d", int(opts.IndexBase))
+	case opts.Header < HeaderRequired || opts.Header > HeaderAbsent:
+		return nil, errorf(name, 0, 0, "unknown Header %d", int(opts.Header))
+	case opts.TargetColumn < 0:
+		return nil, errorf(name, 0, 0, "TargetColumn is negative (%d)", opts.TargetColumn)
+	case opts.TargetColumn > 0 && opts.Target != "":
+		return nil, errorf(name, 0, 0, "Target and TargetColumn are both set")
 	}
-	in, err := openInput(r, name)
+	in, err := openInput(r, name, opts.maxExpansion())
 	if err != nil {
 		return nil, err
 	}
@@ -102,9 +110,17 @@ type input struct {
 
 const bufSize = 1 << 20
 
-func openInput(r io.Reader, name string) (*input, error) {
+// minExpansionLimit is how many bytes gzip-compressed input may always
+// expand to, whatever its ratio.
+const minExpansionLimit = 1 << 20
+
+// openInput opens r, decompressing it if it is gzip-compressed; then it may
+// expand to at most maxExpansion times the compressed bytes read
+// (minExpansionLimit at least), or without bound if maxExpansion < 0.
+func openInput(r io.Reader, name string, maxExpansion int) (*input, error) {
 	in := &input{name: name}
-	raw := bufio.NewReaderSize(r, 64<<10)
+	compressed := &countingReader{r: r}
+	raw := bufio.NewReaderSize(compressed, 64<<10)
 	magic, err := raw.Peek(2)
 	if err != nil && err != io.EOF && len(magic) < 2 {
 		return nil, in.readErr(err)
@@ -117,6 +133,9 @@ func openInput(r io.Reader, name string) (*input, error) {
 			return nil, in.readErr(err)
 		}
 		src = zr
+		if maxExpansion >= 0 {
+			src = &expansionLimit{r: zr, compressed: compressed, ratio: int64(maxExpansion)}
+		}
 	}
 	in.rec = &errRecorder{r: src}
 	in.br = bufio.NewReaderSize(in.rec, bufSize)
@@ -134,10 +153,53 @@ func openInput(r io.Reader, name string) (*input, error) {
 // readErr wraps an error from the underlying reader.
 func (in *input) readErr(err error) *Error {
 	msg := "read error: "
-	if in.gz {
+	var tooBig *expansionError
+	switch {
+	case errors.As(err, &tooBig):
+		msg = ""
+	case in.gz:
 		msg = "corrupt or truncated gzip data: "
 	}
 	return &Error{File: in.name, Msg: msg + err.Error(), err: err}
+}
+
+// countingReader counts the bytes read from r.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// expansionLimit fails once more than max(minExpansionLimit, ratio times
+// the bytes read from compressed) have been read from r.
+type expansionLimit struct {
+	r          io.Reader
+	compressed *countingReader
+	ratio      int64
+	n          int64
+}
+
+func (e *expansionLimit) Read(p []byte) (int, error) {
+	n, err := e.r.Read(p)
+	e.n += int64(n)
+	if e.n > minExpansionLimit && e.n > e.ratio*e.compressed.n {
+		return n, &expansionError{out: e.n, in: e.compressed.n, ratio: e.ratio}
+	}
+	return n, err
+}
+
+// expansionError reports gzip data that expands more than it may.
+type expansionError struct {
+	out, in, ratio int64
+}
+
+func (e *expansionError) Error() string {
+	return fmt.Sprintf("gzip data expands more than %d-fold (%d bytes from the first %d), far more than data sets do: decompress the file first to read it anyway", e.ratio, e.out, e.in)
 }
 
 // sniff guesses the format from the first line.
@@ -280,6 +342,9 @@ func parseNumber[T string | []byte](s T) (float64, cellStatus) {
 	case "", "NA", "na", "?", "nan", "NaN", "NAN":
 		return math.NaN(), cellMissing
 	}
+	if !isDecimal(s) {
+		return 0, cellBad
+	}
 	v, err := strconv.ParseFloat(string(s), 64)
 	if err != nil {
 		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
@@ -291,6 +356,75 @@ func parseNumber[T string | []byte](s T) (float64, cellStatus) {
 		return 0, cellBad
 	}
 	return v, cellOK
+}
+
+// isDecimal reports whether s is a number as data files write them: an
+// optional sign, digits with an optional decimal point (at least one digit
+// on either side of it), and an optional exponent (e or E, an optional
+// sign, digits); or "inf" or "infinity" in any case, with an optional
+// sign; or "nan" in any case. It is the part of strconv.ParseFloat's syntax
+// without underscores and hexadecimal.
+func isDecimal[T string | []byte](s T) bool {
+	i := 0
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		i++
+	}
+	if rest := s[i:]; equalFold(rest, "inf") || equalFold(rest, "infinity") || (i == 0 && equalFold(rest, "nan")) {
+		return true
+	}
+	digits := 0
+	for ; i < len(s) && isDigit(s[i]); i++ {
+		digits++
+	}
+	if i < len(s) && s[i] == '.' {
+		for i++; i < len(s) && isDigit(s[i]); i++ {
+			digits++
+		}
+	}
+	if digits == 0 {
+		return false
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		exp := i
+		for ; i < len(s) && isDigit(s[i]); i++ {
+		}
+		if i == exp {
+			return false
+		}
+	}
+	return i == len(s)
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+// equalFold reports whether s equals the lower-case ASCII word w, ignoring
+// the case of ASCII letters.
+func equalFold[T string | []byte](s T, w string) bool {
+	if len(s) != len(w) {
+		return false
+	}
+	for i := range len(w) {
+		if c := s[i]; c != w[i] && c|0x20 != w[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// notANumber says that a cell that is not a number is not one, and why
+// when strconv.ParseFloat would take it for one (hexadecimal, digits
+// separated by underscores).
+func notANumber[T string | []byte](s T) string {
+	c := string(trimSpace(s))
+	_, err := strconv.ParseFloat(c, 64)
+	if err == nil || strings.HasPrefix(strings.TrimLeft(c, "+-"), "0x") || strings.HasPrefix(strings.TrimLeft(c, "+-"), "0X") {
+		return "is not a number in decimal notation"
+	}
+	return "is not a number"
 }
 
 func trimSpace[T string | []byte](s T) T {

@@ -183,7 +183,7 @@ func TestReadInMemory(t *testing.T) {
 		{"bom.csv", "\xef\xbb\xbfa,target\n1,2\n", data.Options{}, &data.Dataset{
 			Features: []string{"a"}, X: []float64{1}, Y: []float64{2}, Rows: 1, Cols: 1,
 		}},
-		{"inf.tsv", "a\tb\tc\td\ttarget\ninf\t+Inf\t-Infinity\t1e-400\t0x1p-2\n", data.Options{}, &data.Dataset{
+		{"inf.tsv", "a\tb\tc\td\ttarget\ninf\t+Inf\t-Infinity\t1e-400\t.25\n", data.Options{}, &data.Dataset{
 			Features: []string{"a", "b", "c", "d"},
 			X:        []float64{math.Inf(1), math.Inf(1), math.Inf(-1), 0},
 			Y:        []float64{0.25},
@@ -360,7 +360,7 @@ func TestReadErrors(t *testing.T) {
 		{"libsvm negative NumFeatures", "x.libsvm", "1 1:1\n", data.Options{NumFeatures: -1},
 			`x.libsvm: NumFeatures is negative (-1)`, 0, 0},
 		{"libsvm too many cells", "x.libsvm", strings.Repeat("1 1048576:1\n", 300), data.Options{},
-			`x.libsvm: 300 rows of 1048576 features exceed the limit of 268435456 cells`, 0, 0},
+			`x.libsvm:1:3: index 1048576 makes a dense matrix of 300 rows × 1048576 columns = 314572800 cells, more than the limit of max(16777216, 64 × 300 INDEX:VALUE pairs) = 16777216 cells: the file is too sparse to be read densely`, 1, 3},
 	}
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {

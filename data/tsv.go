@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -17,6 +18,7 @@ type table struct {
 	names  []string // all column names, in file order
 	target int      // index of the target column in names, or -1
 	drop   bool     // skip the target column (Options.DropTarget)
+	header bool     // the first line is a header, not data
 	x      []float64
 	y      targetColumn
 	rows   int
@@ -58,7 +60,7 @@ func addTarget[T string | []byte](t *table, cell T, line int) error {
 			if tc.rangeLine > 0 {
 				return t.targetRangeErr()
 			}
-			return errorf(t.file, line, t.target+1, "cell %s in column %q is not a number (its first %d distinct values are numbers, so it is read as numbers)", quoteCell(c), t.names[t.target], maxNumericTarget)
+			return errorf(t.file, line, t.target+1, "cell %s in column %q %s (its first %d distinct values are numbers, so it is read as numbers)", quoteCell(c), t.names[t.target], notANumber(c), maxNumericTarget)
 		case cellRange:
 			tc.noteRange(line, string(c))
 		}
@@ -154,8 +156,21 @@ func (t *table) targetRangeErr() error {
 // maxListed is how many column names a "no column" error lists.
 const maxListed = 10
 
-// newTable checks the header (on line 1) and finds the target column.
-func newTable(file string, names []string, opts Options) (*table, error) {
+// newTable checks the header (on line 1), or names the columns of a file
+// without one by position, and finds the target column. cells are the
+// trimmed cells of line 1.
+func newTable(file string, cells []string, opts Options) (*table, error) {
+	header, err := isHeader(file, cells, opts)
+	if err != nil {
+		return nil, err
+	}
+	names := cells
+	if !header {
+		names = make([]string, len(cells))
+		for i := range names {
+			names[i] = "c" + strconv.Itoa(i+1)
+		}
+	}
 	seen := make(map[string]int, len(names))
 	for i, n := range names {
 		if n == "" {
@@ -166,8 +181,21 @@ func newTable(file string, names []string, opts Options) (*table, error) {
 		}
 		seen[n] = i
 	}
-	t := &table{file: file, names: names, target: -1, drop: opts.DropTarget}
-	if i, ok := seen[opts.target()]; ok {
+	t := &table{file: file, names: names, target: -1, drop: opts.DropTarget, header: header}
+	if opts.TargetColumn > len(names) {
+		return nil, errorf(file, 1, 0, "target column %d is past the last column: line 1 has %d", opts.TargetColumn, len(names))
+	}
+	if opts.TargetColumn > 0 {
+		t.target = opts.TargetColumn - 1
+	} else if !header {
+		if opts.RequireTarget {
+			why := ""
+			if opts.Header != HeaderAbsent {
+				why = " (every cell of line 1 is a number)"
+			}
+			return nil, &Error{File: file, Line: 1, Msg: fmt.Sprintf("no header line%s, so no column is named %q", why, opts.target()), err: ErrNoHeader}
+		}
+	} else if i, ok := seen[opts.target()]; ok {
 		t.target = i
 	} else if opts.RequireTarget {
 		list := names
@@ -179,6 +207,83 @@ func newTable(file string, names []string, opts Options) (*table, error) {
 		return nil, errorf(file, 1, 0, "no column %q; columns are: %s%s", opts.target(), strings.Join(list, ", "), more)
 	}
 	return t, nil
+}
+
+// isHeader decides whether line 1 of a file, split into trimmed cells, is
+// its header, as opts.Header says.
+func isHeader(file string, cells []string, opts Options) (bool, error) {
+	switch opts.Header {
+	case HeaderPresent:
+		return true, nil
+	case HeaderAbsent:
+		return false, nil
+	}
+	if !looksLikeData(cells, opts) {
+		return true, nil
+	}
+	if opts.Header == HeaderAuto {
+		return false, nil
+	}
+	msg := "line 1 is a row of numbers, not column names: a header line naming the columns is needed"
+	if opts.RequireTarget && opts.TargetColumn == 0 {
+		msg += fmt.Sprintf(", the target %q among them", opts.target())
+	}
+	return false, &Error{File: file, Line: 1, Col: 1, Msg: msg, err: ErrNoHeader}
+}
+
+// looksLikeData reports whether line 1, split into trimmed cells, reads as
+// a row of data: every cell is a value (a number or a missing value), the
+// cell of the target column aside when TargetColumn gives it, and the line
+// neither holds the name of the target column, nor numbers the columns,
+// nor consists of Names.
+func looksLikeData(cells []string, opts Options) bool {
+	for i, c := range cells {
+		if _, st := parseNumber(c); st == cellBad && i != opts.TargetColumn-1 {
+			return false
+		}
+	}
+	if opts.TargetColumn == 0 && slices.Contains(cells, opts.target()) || numbersColumns(cells) {
+		return false
+	}
+	if len(opts.Names) == 0 {
+		return true
+	}
+	names := make(map[string]bool, len(opts.Names))
+	for _, n := range opts.Names {
+		names[n] = true
+	}
+	for _, c := range cells {
+		if !names[c] {
+			return true
+		}
+	}
+	return false
+}
+
+// minNumbered is how many columns a first line must number for it to be
+// taken for a header: fewer consecutive integers are as likely to be data.
+const minNumbered = 3
+
+// numbersColumns reports whether cells number columns: at least minNumbered
+// integers written with digits only, without leading zeros, each one more
+// than the one before, as pandas names the columns of a NumPy array (0, 1,
+// 2, ...) and PMLB the features of some data sets (2, 3, ...).
+func numbersColumns(cells []string) bool {
+	if len(cells) < minNumbered {
+		return false
+	}
+	prev := -1
+	for i, c := range cells {
+		if c == "" || strings.Trim(c, "0123456789") != "" || len(c) > 1 && c[0] == '0' {
+			return false
+		}
+		n, err := strconv.Atoi(c)
+		if err != nil || i > 0 && n != prev+1 {
+			return false
+		}
+		prev = n
+	}
+	return true
 }
 
 // addCell parses the cell in column col (0-based) of the given line and
@@ -193,7 +298,7 @@ func addCell[T string | []byte](t *table, col int, cell T, line int) error {
 	v, st := parseNumber(cell)
 	switch st {
 	case cellBad:
-		return errorf(t.file, line, col+1, "cell %s in column %q is not a number", quoteCell(cell), t.names[col])
+		return errorf(t.file, line, col+1, "cell %s in column %q %s", quoteCell(cell), t.names[col], notANumber(cell))
 	case cellRange:
 		return errorf(t.file, line, col+1, "cell %s in column %q is out of range", quoteCell(cell), t.names[col])
 	}
@@ -202,6 +307,9 @@ func addCell[T string | []byte](t *table, col int, cell T, line int) error {
 }
 
 func (t *table) raggedErr(line, n int) error {
+	if !t.header {
+		return errorf(t.file, line, 0, "row has %d fields, line 1 has %d", n, len(t.names))
+	}
 	return errorf(t.file, line, 0, "row has %d fields, header has %d", n, len(t.names))
 }
 
@@ -210,7 +318,7 @@ func (t *table) dataset() (*Dataset, error) {
 	if t.rows == 0 {
 		return nil, errorf(t.file, 0, 0, "no data rows")
 	}
-	d := &Dataset{X: t.x, Rows: t.rows, Cols: len(t.names)}
+	d := &Dataset{X: t.x, Rows: t.rows, Cols: len(t.names), NoHeader: !t.header}
 	if t.target >= 0 {
 		switch tc := &t.y; {
 		case t.drop:
@@ -244,7 +352,7 @@ func readTSV(in *input, opts Options) (*Dataset, error) {
 				break
 			}
 			if !isBlank(l) {
-				return nil, errorf(in.name, 1, 0, "empty header line")
+				return nil, emptyFirstLine(in.name, opts)
 			}
 		}
 		ok = false
@@ -255,15 +363,19 @@ func readTSV(in *input, opts Options) (*Dataset, error) {
 		}
 		return nil, errorf(in.name, 0, 0, "empty file")
 	}
-	names := strings.Split(string(line), "\t")
-	for i, n := range names {
-		names[i] = strings.TrimSpace(n)
+	cells := strings.Split(string(line), "\t")
+	for i, c := range cells {
+		cells[i] = strings.TrimSpace(c)
 	}
-	t, err := newTable(in.name, names, opts)
+	t, err := newTable(in.name, cells, opts)
 	if err != nil {
 		return nil, err
 	}
-	ncols := len(names)
+	if !t.header {
+		if err := t.addTSVRow(line, 1); err != nil {
+			return nil, err
+		}
+	}
 	blank := 0 // first empty line not yet followed by data
 	for {
 		line, ok := lr.next()
@@ -279,25 +391,42 @@ func readTSV(in *input, opts Options) (*Dataset, error) {
 		if blank != 0 {
 			return nil, errorf(in.name, blank, 0, "empty line")
 		}
-		if n := bytes.Count(line, tab) + 1; n != ncols {
-			return nil, t.raggedErr(lr.n, n)
+		if err := t.addTSVRow(line, lr.n); err != nil {
+			return nil, err
 		}
-		rest := line
-		for col := range ncols {
-			cell := rest
-			if j := bytes.IndexByte(rest, '\t'); j >= 0 {
-				cell, rest = rest[:j], rest[j+1:]
-			}
-			if err := addCell(t, col, cell, lr.n); err != nil {
-				return nil, err
-			}
-		}
-		t.rows++
 	}
 	if lr.err != nil {
 		return nil, in.readErr(lr.err)
 	}
 	return t.dataset()
+}
+
+// addTSVRow adds the row on the given line of a TSV file.
+func (t *table) addTSVRow(line []byte, n int) error {
+	ncols := len(t.names)
+	if k := bytes.Count(line, tab) + 1; k != ncols {
+		return t.raggedErr(n, k)
+	}
+	rest := line
+	for col := range ncols {
+		cell := rest
+		if j := bytes.IndexByte(rest, '\t'); j >= 0 {
+			cell, rest = rest[:j], rest[j+1:]
+		}
+		if err := addCell(t, col, cell, n); err != nil {
+			return err
+		}
+	}
+	t.rows++
+	return nil
+}
+
+// emptyFirstLine reports an empty line 1 followed by more lines.
+func emptyFirstLine(file string, opts Options) error {
+	if opts.Header == HeaderAbsent {
+		return errorf(file, 1, 0, "empty line")
+	}
+	return errorf(file, 1, 0, "empty header line")
 }
 
 var tab = []byte{'\t'}
@@ -314,15 +443,20 @@ func readCSV(in *input, opts Options) (*Dataset, error) {
 		return nil, in.csvErr(err)
 	}
 	if line, _ := cr.FieldPos(0); line != 1 {
-		return nil, errorf(in.name, 1, 0, "empty header line")
+		return nil, emptyFirstLine(in.name, opts)
 	}
-	names := make([]string, len(rec))
-	for i, n := range rec {
-		names[i] = strings.TrimSpace(n)
+	cells := make([]string, len(rec))
+	for i, c := range rec {
+		cells[i] = strings.TrimSpace(c)
 	}
-	t, err := newTable(in.name, names, opts)
+	t, err := newTable(in.name, cells, opts)
 	if err != nil {
 		return nil, err
+	}
+	if !t.header {
+		if err := t.addCSVRecord(cr, rec); err != nil {
+			return nil, err
+		}
 	}
 	for {
 		rec, err := cr.Read()
@@ -332,22 +466,30 @@ func readCSV(in *input, opts Options) (*Dataset, error) {
 		if err != nil {
 			return nil, in.csvErr(err)
 		}
-		line, _ := cr.FieldPos(0)
-		if len(rec) != len(names) {
-			return nil, t.raggedErr(line, len(rec))
+		if err := t.addCSVRecord(cr, rec); err != nil {
+			return nil, err
 		}
-		for col, cell := range rec {
-			if col > 0 {
-				// A quoted field may span lines.
-				line, _ = cr.FieldPos(col)
-			}
-			if err := addCell(t, col, cell, line); err != nil {
-				return nil, err
-			}
-		}
-		t.rows++
 	}
 	return t.dataset()
+}
+
+// addCSVRecord adds the record the CSV reader cr has just read.
+func (t *table) addCSVRecord(cr *csv.Reader, rec []string) error {
+	line, _ := cr.FieldPos(0)
+	if len(rec) != len(t.names) {
+		return t.raggedErr(line, len(rec))
+	}
+	for col, cell := range rec {
+		if col > 0 {
+			// A quoted field may span lines.
+			line, _ = cr.FieldPos(col)
+		}
+		if err := addCell(t, col, cell, line); err != nil {
+			return err
+		}
+	}
+	t.rows++
+	return nil
 }
 
 // csvErr converts an error from encoding/csv. Errors of the underlying

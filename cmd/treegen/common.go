@@ -2,10 +2,13 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"math"
 	"os"
+	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/treegen/treegen/data"
@@ -25,14 +28,19 @@ func readDataWith(path string, o data.Options) (*data.Dataset, error) {
 
 // dataFlags are the flags of a command that reads a data file: its name,
 // its target column and how to read LibSVM; for rows given to a model, also
-// how to match columns to the model's features.
+// whether a TSV or CSV file has a header line and how to match columns to
+// the model's features.
 type dataFlags struct {
-	cmd        *cobra.Command
-	path       string
-	target     string
-	absent     data.Absent
-	base       data.IndexBase
-	byPosition bool
+	cmd          *cobra.Command
+	path         string
+	target       string
+	absent       data.Absent
+	base         data.IndexBase
+	byPosition   bool
+	forModel     bool // the flags below are registered
+	header       bool
+	noHeader     bool
+	targetColumn int
 }
 
 // The help of the LibSVM flags.
@@ -42,9 +50,10 @@ const (
 )
 
 // register adds the flags to cmd; usage describes --data. forModel adds
-// --by-position.
+// --by-position, --header, --no-header and --target-column.
 func (f *dataFlags) register(cmd *cobra.Command, usage string, forModel bool) {
 	f.cmd = cmd
+	f.forModel = forModel
 	fl := cmd.Flags()
 	fl.StringVar(&f.path, "data", "", usage)
 	fl.StringVar(&f.target, "target", "target", "name of the target column")
@@ -52,17 +61,46 @@ func (f *dataFlags) register(cmd *cobra.Command, usage string, forModel bool) {
 	fl.Var(&f.base, "libsvm-base", baseUsage)
 	if forModel {
 		fl.BoolVar(&f.byPosition, "by-position", false, "match the data's feature columns to the model's by position instead of by name")
+		fl.BoolVar(&f.header, "header", false, "TSV/CSV: the first line is a header, even if every cell of it is a number (default: it is data if every cell is a number, unless the cells are the model's feature names)")
+		fl.BoolVar(&f.noHeader, "no-header", false, "TSV/CSV: the file has no header line: the first line is data, and columns are matched to the model's features by position")
+		fl.IntVar(&f.targetColumn, "target-column", 0, "TSV/CSV: the target is column N (1-based), as a file without a header line needs; excludes --target (0: the column named by --target)")
 	}
 }
 
-// options returns the data options the flags ask for.
-func (f *dataFlags) options() data.Options {
-	return data.Options{Target: f.target, Absent: f.absent, IndexBase: f.base}
+// options returns the data options the flags ask for. Without a header
+// flag, rows for a model are read with or without a header line, as the
+// first line looks; other data needs one.
+func (f *dataFlags) options() (data.Options, error) {
+	o := data.Options{Target: f.target, Absent: f.absent, IndexBase: f.base}
+	if !f.forModel {
+		return o, nil
+	}
+	switch {
+	case f.header && f.noHeader:
+		return o, fmt.Errorf("--header and --no-header exclude each other")
+	case f.targetColumn < 0:
+		return o, fmt.Errorf("--target-column must be at least 1 (0: the column named by --target), got %d", f.targetColumn)
+	case f.targetColumn > 0 && f.cmd.Flags().Changed("target"):
+		return o, fmt.Errorf("--target and --target-column exclude each other")
+	case f.header:
+		o.Header = data.HeaderPresent
+	case f.noHeader:
+		o.Header = data.HeaderAbsent
+	default:
+		o.Header = data.HeaderAuto
+	}
+	if f.targetColumn > 0 {
+		o.Target, o.TargetColumn = "", f.targetColumn
+	}
+	return o, nil
 }
 
 // read reads the data file, with its target column if requireTarget.
 func (f *dataFlags) read(requireTarget bool) (*data.Dataset, error) {
-	o := f.options()
+	o, err := f.options()
+	if err != nil {
+		return nil, err
+	}
 	o.RequireTarget = requireTarget
 	return readDataWith(f.path, o)
 }
@@ -71,14 +109,33 @@ func (f *dataFlags) read(requireTarget bool) (*data.Dataset, error) {
 // unparsed unless withTarget (then it must exist), and checks that their
 // columns fit m. It warns on w when a model imported from XGBoost reads
 // LibSVM with absent entries as zeros, which XGBoost reads as missing.
+//
+// A TSV or CSV file without a header line (every cell of its first line a
+// number, or --no-header) has its columns matched by position; a model with
+// feature names needs a header line then, unless --no-header or
+// --by-position says to match by position.
 func (f *dataFlags) readFor(m *ir.Model, withTarget bool, w io.Writer) (*data.Dataset, error) {
-	o := f.options()
+	o, err := f.options()
+	if err != nil {
+		return nil, err
+	}
 	o.RequireTarget = withTarget
 	o.DropTarget = !withTarget
 	o.NumFeatures = m.NumFeatures
+	o.Names = m.FeatureNames
 	d, err := readDataWith(f.path, o)
+	if errors.Is(err, data.ErrNoHeader) && withTarget {
+		return nil, fmt.Errorf("%w: give its position with --target-column N", err)
+	}
 	if err != nil {
 		return nil, err
+	}
+	if d.Format == data.FormatLibSVM && f.targetColumn > 0 {
+		return nil, fmt.Errorf("%s is LibSVM, whose target is the label of each line: --target-column is for TSV and CSV files", d.Source)
+	}
+	if d.NoHeader && m.FeatureNames != nil && !f.noHeader && !f.byPosition {
+		return nil, fmt.Errorf("%s has no header line (every cell of line 1 is a number), but the model's features have names (%s): add a header line naming the columns, or match them by position with --no-header",
+			d.Source, listNames(m.FeatureNames))
 	}
 	if d.Format == data.FormatLibSVM && f.absent == data.AbsentZero && !f.cmd.Flags().Changed("libsvm-absent") &&
 		m.Provenance != nil && m.Provenance.Producer == "xgboost" {
@@ -106,15 +163,20 @@ func loadModelAndRows(model string, rounds int, f *dataFlags, w io.Writer) (*ir.
 
 // matchFeatures checks that a data set fits the model's input: the same
 // number of feature columns, and unless byPosition or the file is LibSVM
-// (whose columns have no names), the same names in the same order.
+// or has no header line (its columns have no names), the same names in the
+// same order.
 func matchFeatures(m *ir.Model, d *data.Dataset, byPosition bool) error {
 	if d.Cols != m.NumFeatures {
 		if d.Format == data.FormatLibSVM {
 			return fmt.Errorf("%s has feature indices up to %s, the model has %d features", d.Source, d.Features[d.Cols-1], m.NumFeatures)
 		}
-		return fmt.Errorf("%s has %d feature columns, the model expects %d", d.Source, d.Cols, m.NumFeatures)
+		hint := ""
+		if d.NoHeader && d.Y == nil && d.Cols == m.NumFeatures+1 {
+			hint = " (it has no header line, so no column is known as the target: --target-column N leaves column N out)"
+		}
+		return fmt.Errorf("%s has %d feature columns, the model expects %d%s", d.Source, d.Cols, m.NumFeatures, hint)
 	}
-	if m.FeatureNames == nil || byPosition || d.Format == data.FormatLibSVM {
+	if m.FeatureNames == nil || byPosition || d.Format == data.FormatLibSVM || d.NoHeader {
 		return nil
 	}
 	for j, name := range m.FeatureNames {
@@ -123,6 +185,20 @@ func matchFeatures(m *ir.Model, d *data.Dataset, byPosition bool) error {
 		}
 	}
 	return nil
+}
+
+// listNames lists the first names of a model's features for a message.
+func listNames(names []string) string {
+	const listed = 3
+	quoted := make([]string, 0, listed+1)
+	for i, n := range names {
+		if i == listed {
+			quoted = append(quoted, "...")
+			break
+		}
+		quoted = append(quoted, strconv.Quote(n))
+	}
+	return strings.Join(quoted, ", ")
 }
 
 // writeOut writes through fill to path atomically, or to w when path is ""

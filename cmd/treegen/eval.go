@@ -18,7 +18,9 @@ func (a *app) evalCmd() *cobra.Command {
 		Long: `eval runs the interpreter over a labelled data file and prints accuracy,
 AUC (one-vs-rest macro average for multiclass) and log-loss for classifiers,
 and mean squared error for regression. Target values are matched to the
-model's class names.`,
+model's class names. A TSV or CSV file whose first line is all numbers has
+no header line, so no column is named by --target: --target-column N says
+which column is the target (--header and --no-header override the guess).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if model == "" {

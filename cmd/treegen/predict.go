@@ -28,13 +28,18 @@ its target column) and writes CSV: one column per output, then, for
 classifiers, the predicted class. A classifier's outputs are the
 probabilities of its classes, named p_<class> (p_<second class> alone for a
 binary classifier); other outputs are named output_0, output_1, ...
---margin writes raw scores before the link, --leaves the leaf each tree
-sends the row to (columns tree_0, tree_1, ...). Numbers are printed so that
-they parse back to the same float64 (float32 with --precision float32).
+--margin writes raw scores before the link, in columns named margin_<class>
+(margin_0, margin_1, ... for outputs that are not classes), --leaves the
+leaf each tree sends the row to (columns tree_0, tree_1, ...). Numbers are
+printed so that they parse back to the same float64 (float32 with
+--precision float32).
 
 A target column in the data file is left out without being read, so it may
 hold anything. The feature columns are matched to the model's by name
-(--by-position to match them by position; a LibSVM file always is).`,
+(--by-position to match them by position; a LibSVM file always is). A TSV or
+CSV file whose first line is all numbers has no header line: its columns
+are matched by position (--header and --no-header override the guess, and
+--target-column N names the column to leave out).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if model == "" {
@@ -82,7 +87,7 @@ func writePredictions[F runtime.Float](w io.Writer, m *ir.Model, d *data.Dataset
 		bits = 32
 	}
 	bw := bufio.NewWriter(w)
-	header := outputNames(m)
+	header := outputNames(m, margin)
 	if m.IsClassifier() {
 		header = append(header, "class")
 	}
@@ -158,17 +163,23 @@ func writeLeaves[F runtime.Float](w io.Writer, m *ir.Model, d *data.Dataset) err
 	return bw.Flush()
 }
 
-// outputNames names the output columns.
-func outputNames(m *ir.Model) []string {
+// outputNames names the output columns: p_<class> for the probability of a
+// class, margin_<class> for its raw score (margin), and output_<k> or
+// margin_<k> for other outputs.
+func outputNames(m *ir.Model, margin bool) []string {
+	prob, other := "p_", "output_"
+	if margin {
+		prob, other = "margin_", "margin_"
+	}
 	names := make([]string, m.NumOutputs)
 	for k := range names {
 		switch {
 		case m.Task == ir.Binary && len(m.ClassNames) == 2:
-			names[k] = "p_" + m.ClassNames[1]
+			names[k] = prob + m.ClassNames[1]
 		case m.Task == ir.Multiclass && len(m.ClassNames) == m.NumOutputs:
-			names[k] = "p_" + m.ClassNames[k]
+			names[k] = prob + m.ClassNames[k]
 		default:
-			names[k] = fmt.Sprintf("output_%d", k)
+			names[k] = other + strconv.Itoa(k)
 		}
 	}
 	return names
