@@ -44,6 +44,9 @@
 // trees in trees000.go, trees001.go, ... (no underscore, so that no name can
 // read as a build constraint such as _386 or _arm); the names depend only
 // on the model, and the same model and options always give the same bytes.
+// Each tree file refers to a constant that only the predict.go of the same
+// run defines (mixedTreegenRuns_regenerate_ and a hash of the files), so
+// that files of two runs mixed in one directory fail to build.
 //
 // The arithmetic is the one ir/doc.go defines, operation by operation, in F:
 // a NaN feature value follows each node's default direction, ±Inf are

@@ -1,6 +1,8 @@
 package codegen
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"regexp"
 	"sort"
@@ -111,6 +113,51 @@ func layout(g *emit.Gen, units []emit.Unit, spec emit.MainSpec) ([]File, error) 
 		return nil, err
 	}
 	files = append(files, File{Name: MainFile, Data: data})
+	tieRun(files)
 	sort.Slice(files, func(i, j int) bool { return files[i].Name < files[j].Name })
 	return files, nil
+}
+
+// guardPrefix starts the name of the constant that ties the files of one
+// run together (see tieRun): the build error "undefined:
+// mixedTreegenRuns_regenerate_..." means that the directory mixes files of
+// different runs of treegen gen.
+const guardPrefix = "mixedTreegenRuns_regenerate_"
+
+// tieRun makes the files of one run (tree files, then the main file last)
+// compile only together: the main file defines a constant named after a
+// hash of all the files, and every tree file refers to it. A directory
+// that mixes files of two runs, which an interrupted write over an earlier
+// package can leave where the directory cannot be replaced as a whole (see
+// WriteDir), or files copied by hand, fails to build with "undefined:
+// mixedTreegenRuns_regenerate_HASH" instead of predicting with half of
+// each model. The name depends only on the files (48 bits of their
+// SHA-256), so that the same model and options still give the same bytes.
+func tieRun(files []File) {
+	h := sha256.New()
+	for _, f := range files {
+		h.Write([]byte(f.Name))
+		h.Write([]byte{0})
+		h.Write(f.Data)
+		h.Write([]byte{0})
+	}
+	name := guardPrefix + hex.EncodeToString(h.Sum(nil)[:6])
+	last := len(files) - 1
+	if last == 0 {
+		return // no tree file refers to it
+	}
+	for i := range files[:last] {
+		files[i].Data = append(files[i].Data, "\n"+
+			"// This file builds only with the "+MainFile+" of the same run of treegen.\n"+
+			"// The build error \"undefined: "+name+"\"\n"+
+			"// means that this directory mixes files of different runs (an interrupted\n"+
+			"// treegen gen, files copied by hand): run treegen gen again.\n"+
+			"const _ = "+name+"\n"...)
+	}
+	files[last].Data = append(files[last].Data, "\n"+
+		"// "+name+" ties the files of this run of\n"+
+		"// treegen together: every tree file refers to it, so that a directory that\n"+
+		"// mixes files of different runs does not build. Run treegen gen again if\n"+
+		"// the build says that it is undefined.\n"+
+		"const "+name+" = true\n"...)
 }

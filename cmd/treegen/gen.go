@@ -32,6 +32,16 @@ Files of an earlier run that the new one no longer needs are removed; other
 files in DIR are never touched. A DIR that holds Go files of another package
 is refused (two packages in one directory break the build) unless --force.
 
+DIR changes in one step: gen builds the new DIR beside it, in a hidden folder
+.DIR.treegen-NNN that the go command ignores, and exchanges the two, so that
+an interrupted gen (killed, out of disk space) leaves the old package or the
+new one, never a mix; the next gen removes what it left. Where that cannot be
+done (not Linux, or the shell that runs gen works in DIR itself, which would
+leave it in the removed old folder) gen writes every file first and renames
+them after: a mix of two runs, left by an interruption between the renames,
+fails to build ("undefined: mixedTreegenRuns_regenerate_...") until gen runs
+again.
+
 --backend picks the code generator; auto, the default, picks the first of
 ` + strings.Join(codegen.BackendNames(), ", ") + ` that is suited to the model.
 A backend's own options are flags of its own; giving one of another backend is

@@ -3503,3 +3503,9 @@ func addTrees000(x *[NumFeatures]float64, a *[NumOutputs]float64) {
 	tree13(x, a)
 	tree14(x, a)
 }
+
+// This file builds only with the predict.go of the same run of treegen.
+// The build error "undefined: mixedTreegenRuns_regenerate_24014b342240"
+// means that this directory mixes files of different runs (an interrupted
+// treegen gen, files copied by hand): run treegen gen again.
+const _ = mixedTreegenRuns_regenerate_24014b342240

@@ -3252,3 +3252,9 @@ func addTrees003(x *[NumFeatures]float64, a *[NumOutputs]float64) {
 	a[0] += tree58(x)
 	tree59(x, a)
 }
+
+// This file builds only with the predict.go of the same run of treegen.
+// The build error "undefined: mixedTreegenRuns_regenerate_24014b342240"
+// means that this directory mixes files of different runs (an interrupted
+// treegen gen, files copied by hand): run treegen gen again.
+const _ = mixedTreegenRuns_regenerate_24014b342240

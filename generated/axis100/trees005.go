@@ -3188,3 +3188,9 @@ func addTrees005(x *[NumFeatures]float64, a *[NumOutputs]float64) {
 	a[0] += tree88(x)
 	tree89(x, a)
 }
+
+// This file builds only with the predict.go of the same run of treegen.
+// The build error "undefined: mixedTreegenRuns_regenerate_24014b342240"
+// means that this directory mixes files of different runs (an interrupted
+// treegen gen, files copied by hand): run treegen gen again.
+const _ = mixedTreegenRuns_regenerate_24014b342240

@@ -2277,3 +2277,9 @@ func addTrees006(x *[NumFeatures]float64, a *[NumOutputs]float64) {
 	tree98(x, a)
 	tree99(x, a)
 }
+
+// This file builds only with the predict.go of the same run of treegen.
+// The build error "undefined: mixedTreegenRuns_regenerate_24014b342240"
+// means that this directory mixes files of different runs (an interrupted
+// treegen gen, files copied by hand): run treegen gen again.
+const _ = mixedTreegenRuns_regenerate_24014b342240

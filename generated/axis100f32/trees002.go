@@ -3380,3 +3380,9 @@ func addTrees002(x *[NumFeatures]float32, a *[NumOutputs]float32) {
 	a[0] += tree43(x)
 	tree44(x, a)
 }
+
+// This file builds only with the predict.go of the same run of treegen.
+// The build error "undefined: mixedTreegenRuns_regenerate_a45b2dd6e854"
+// means that this directory mixes files of different runs (an interrupted
+// treegen gen, files copied by hand): run treegen gen again.
+const _ = mixedTreegenRuns_regenerate_a45b2dd6e854

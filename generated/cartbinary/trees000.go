@@ -223,3 +223,9 @@ func tree0(x *[NumFeatures]float64) float64 {
 func addTrees000(x *[NumFeatures]float64, a *[NumOutputs]float64) {
 	a[0] += tree0(x)
 }
+
+// This file builds only with the predict.go of the same run of treegen.
+// The build error "undefined: mixedTreegenRuns_regenerate_ad15ab553bfe"
+// means that this directory mixes files of different runs (an interrupted
+// treegen gen, files copied by hand): run treegen gen again.
+const _ = mixedTreegenRuns_regenerate_ad15ab553bfe

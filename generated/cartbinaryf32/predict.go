@@ -149,3 +149,9 @@ func PredictClass(x *[NumFeatures]float32) int {
 	}
 	return 0
 }
+
+// mixedTreegenRuns_regenerate_88156a681f2f ties the files of this run of
+// treegen together: every tree file refers to it, so that a directory that
+// mixes files of different runs does not build. Run treegen gen again if
+// the build says that it is undefined.
+const mixedTreegenRuns_regenerate_88156a681f2f = true

@@ -276,3 +276,9 @@ func tree0(x *[NumFeatures]float64, a *[NumOutputs]float64) {
 func addTrees000(x *[NumFeatures]float64, a *[NumOutputs]float64) {
 	tree0(x, a)
 }
+
+// This file builds only with the predict.go of the same run of treegen.
+// The build error "undefined: mixedTreegenRuns_regenerate_11d561be5ccd"
+// means that this directory mixes files of different runs (an interrupted
+// treegen gen, files copied by hand): run treegen gen again.
+const _ = mixedTreegenRuns_regenerate_11d561be5ccd

@@ -114,3 +114,9 @@ func PredictClass(x *[NumFeatures]float32) int {
 	}
 	return best
 }
+
+// mixedTreegenRuns_regenerate_436690843ba5 ties the files of this run of
+// treegen together: every tree file refers to it, so that a directory that
+// mixes files of different runs does not build. Run treegen gen again if
+// the build says that it is undefined.
+const mixedTreegenRuns_regenerate_436690843ba5 = true

@@ -90,3 +90,9 @@ func PredictBatch(x, out []float64) error {
 	}
 	return nil
 }
+
+// mixedTreegenRuns_regenerate_b7017339bdd0 ties the files of this run of
+// treegen together: every tree file refers to it, so that a directory that
+// mixes files of different runs does not build. Run treegen gen again if
+// the build says that it is undefined.
+const mixedTreegenRuns_regenerate_b7017339bdd0 = true

@@ -553,3 +553,9 @@ func tree0(x *[NumFeatures]float32) float32 {
 func addTrees000(x *[NumFeatures]float32, a *[NumOutputs]float32) {
 	a[0] += tree0(x)
 }
+
+// This file builds only with the predict.go of the same run of treegen.
+// The build error "undefined: mixedTreegenRuns_regenerate_110a3993d685"
+// means that this directory mixes files of different runs (an interrupted
+// treegen gen, files copied by hand): run treegen gen again.
+const _ = mixedTreegenRuns_regenerate_110a3993d685

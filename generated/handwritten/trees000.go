@@ -78,3 +78,9 @@ func addTrees000(x *[NumFeatures]float64, a *[NumOutputs]float64) {
 	a[1] += tree1(x)
 	a[2] += tree2(x)
 }
+
+// This file builds only with the predict.go of the same run of treegen.
+// The build error "undefined: mixedTreegenRuns_regenerate_b766542e262d"
+// means that this directory mixes files of different runs (an interrupted
+// treegen gen, files copied by hand): run treegen gen again.
+const _ = mixedTreegenRuns_regenerate_b766542e262d

@@ -223,3 +223,9 @@ func pow2(k int) float64 {
 	}
 	return math.Float64frombits(uint64(k+1023) << 52)
 }
+
+// mixedTreegenRuns_regenerate_1eab966f070c ties the files of this run of
+// treegen together: every tree file refers to it, so that a directory that
+// mixes files of different runs does not build. Run treegen gen again if
+// the build says that it is undefined.
+const mixedTreegenRuns_regenerate_1eab966f070c = true

@@ -913,3 +913,9 @@ func addTrees000(x *[NumFeatures]float64, a *[NumOutputs]float64) {
 	tree2(x, a)
 	a[0] += tree3(x)
 }
+
+// This file builds only with the predict.go of the same run of treegen.
+// The build error "undefined: mixedTreegenRuns_regenerate_41de473aca74"
+// means that this directory mixes files of different runs (an interrupted
+// treegen gen, files copied by hand): run treegen gen again.
+const _ = mixedTreegenRuns_regenerate_41de473aca74

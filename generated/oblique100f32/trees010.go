@@ -915,3 +915,9 @@ func addTrees010(x *[NumFeatures]float32, a *[NumOutputs]float32) {
 	tree42(x, a)
 	tree43(x, a)
 }
+
+// This file builds only with the predict.go of the same run of treegen.
+// The build error "undefined: mixedTreegenRuns_regenerate_6240c4ee507b"
+// means that this directory mixes files of different runs (an interrupted
+// treegen gen, files copied by hand): run treegen gen again.
+const _ = mixedTreegenRuns_regenerate_6240c4ee507b

@@ -196,3 +196,9 @@ func pow2(k int) float64 {
 
 // negZero is -0, which Go constants cannot express.
 var negZero = float32(math.Copysign(0, -1))
+
+// mixedTreegenRuns_regenerate_0dd478e65475 ties the files of this run of
+// treegen together: every tree file refers to it, so that a directory that
+// mixes files of different runs does not build. Run treegen gen again if
+// the build says that it is undefined.
+const mixedTreegenRuns_regenerate_0dd478e65475 = true

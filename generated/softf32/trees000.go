@@ -953,3 +953,9 @@ func addTrees000(x *[NumFeatures]float32, a *[NumOutputs]float32) {
 	lvTrees2(x, a)
 	lvTrees3(x, a)
 }
+
+// This file builds only with the predict.go of the same run of treegen.
+// The build error "undefined: mixedTreegenRuns_regenerate_0dd478e65475"
+// means that this directory mixes files of different runs (an interrupted
+// treegen gen, files copied by hand): run treegen gen again.
+const _ = mixedTreegenRuns_regenerate_0dd478e65475
