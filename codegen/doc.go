@@ -21,7 +21,7 @@
 //	const NumFeatures = P
 //	const NumOutputs = K
 //	const ModelSHA256 = "..."              // ir.Hash of the model
-//	var FeatureNames [NumFeatures]string
+//	var FeatureNames [NumFeatures]string   // empty names when the model has none
 //	var ClassNames [N]string               // 2 for binary, K for multiclass, 0 otherwise
 //	var ErrFeatureCount, ErrOutputCount error
 //	func Predict(x *[NumFeatures]F) [NumOutputs]F        // after the link

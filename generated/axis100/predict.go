@@ -31,59 +31,9 @@ const NumOutputs = 1
 // ModelSHA256 is the SHA-256 of the model's canonical IR encoding.
 const ModelSHA256 = "4a0634039e561e02e0ef8d5eaae15aef29025bd38c3f004ef9f9db64719a14fb"
 
-// FeatureNames names the features of an input row, in order.
-var FeatureNames = [NumFeatures]string{
-	"f0",
-	"f1",
-	"f2",
-	"f3",
-	"f4",
-	"f5",
-	"f6",
-	"f7",
-	"f8",
-	"f9",
-	"f10",
-	"f11",
-	"f12",
-	"f13",
-	"f14",
-	"f15",
-	"f16",
-	"f17",
-	"f18",
-	"f19",
-	"f20",
-	"f21",
-	"f22",
-	"f23",
-	"f24",
-	"f25",
-	"f26",
-	"f27",
-	"f28",
-	"f29",
-	"f30",
-	"f31",
-	"f32",
-	"f33",
-	"f34",
-	"f35",
-	"f36",
-	"f37",
-	"f38",
-	"f39",
-	"f40",
-	"f41",
-	"f42",
-	"f43",
-	"f44",
-	"f45",
-	"f46",
-	"f47",
-	"f48",
-	"f49",
-}
+// FeatureNames names the features of an input row, in order: the model names
+// none, so every name is empty.
+var FeatureNames [NumFeatures]string
 
 // ClassNames names the two classes; the output scores ClassNames[1].
 var ClassNames = [2]string{"no", "yes"}
@@ -212,8 +162,8 @@ func preprocess(x *[NumFeatures]float64) (y [NumFeatures]float64) {
 // negZero is -0, which Go constants cannot express.
 var negZero = float64(math.Copysign(0, -1))
 
-// mixedTreegenRuns_regenerate_24014b342240 ties the files of this run of
+// mixedTreegenRuns_regenerate_7f4f08458dfe ties the files of this run of
 // treegen together: every tree file refers to it, so that a directory that
 // mixes files of different runs does not build. Run treegen gen again if
 // the build says that it is undefined.
-const mixedTreegenRuns_regenerate_24014b342240 = true
+const mixedTreegenRuns_regenerate_7f4f08458dfe = true

@@ -3254,7 +3254,7 @@ func addTrees003(x *[NumFeatures]float64, a *[NumOutputs]float64) {
 }
 
 // This file builds only with the predict.go of the same run of treegen.
-// The build error "undefined: mixedTreegenRuns_regenerate_24014b342240"
+// The build error "undefined: mixedTreegenRuns_regenerate_7f4f08458dfe"
 // means that this directory mixes files of different runs (an interrupted
 // treegen gen, files copied by hand): run treegen gen again.
-const _ = mixedTreegenRuns_regenerate_24014b342240
+const _ = mixedTreegenRuns_regenerate_7f4f08458dfe

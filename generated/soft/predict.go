@@ -32,8 +32,9 @@ const NumOutputs = 3
 // ModelSHA256 is the SHA-256 of the model's canonical IR encoding.
 const ModelSHA256 = "a2f656ab258ca51bce2c0d062abe916dac7ca2b557289e6c4d8703ac480fa257"
 
-// FeatureNames names the features of an input row, in order.
-var FeatureNames = [NumFeatures]string{"f0", "f1", "f2", "f3", "f4", "f5", "f6", "f7"}
+// FeatureNames names the features of an input row, in order: the model names
+// none, so every name is empty.
+var FeatureNames [NumFeatures]string
 
 // ClassNames names the classes, one per output.
 var ClassNames = [3]string{"a", "b", "c"}
@@ -197,8 +198,8 @@ func pow2(k int) float64 {
 // negZero is -0, which Go constants cannot express.
 var negZero = float64(math.Copysign(0, -1))
 
-// mixedTreegenRuns_regenerate_32971157a601 ties the files of this run of
+// mixedTreegenRuns_regenerate_d58ab1c04533 ties the files of this run of
 // treegen together: every tree file refers to it, so that a directory that
 // mixes files of different runs does not build. Run treegen gen again if
 // the build says that it is undefined.
-const mixedTreegenRuns_regenerate_32971157a601 = true
+const mixedTreegenRuns_regenerate_d58ab1c04533 = true

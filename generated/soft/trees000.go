@@ -955,7 +955,7 @@ func addTrees000(x *[NumFeatures]float64, a *[NumOutputs]float64) {
 }
 
 // This file builds only with the predict.go of the same run of treegen.
-// The build error "undefined: mixedTreegenRuns_regenerate_32971157a601"
+// The build error "undefined: mixedTreegenRuns_regenerate_d58ab1c04533"
 // means that this directory mixes files of different runs (an interrupted
 // treegen gen, files copied by hand): run treegen gen again.
-const _ = mixedTreegenRuns_regenerate_32971157a601
+const _ = mixedTreegenRuns_regenerate_d58ab1c04533

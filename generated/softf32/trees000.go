@@ -955,7 +955,7 @@ func addTrees000(x *[NumFeatures]float32, a *[NumOutputs]float32) {
 }
 
 // This file builds only with the predict.go of the same run of treegen.
-// The build error "undefined: mixedTreegenRuns_regenerate_0dd478e65475"
+// The build error "undefined: mixedTreegenRuns_regenerate_9930c3ef5421"
 // means that this directory mixes files of different runs (an interrupted
 // treegen gen, files copied by hand): run treegen gen again.
-const _ = mixedTreegenRuns_regenerate_0dd478e65475
+const _ = mixedTreegenRuns_regenerate_9930c3ef5421

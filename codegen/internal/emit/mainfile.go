@@ -182,15 +182,15 @@ func stringArray(length jen.Code, items []string) *jen.Statement {
 
 func (g *Gen) genNames(f *jen.File) {
 	m := g.Model
-	names := m.FeatureNames
-	if names == nil {
-		names = make([]string, m.NumFeatures)
-		for i := range names {
-			names[i] = "f" + strconv.Itoa(i)
-		}
+	if m.FeatureNames == nil {
+		// Names made up here would cost a line per declared feature, and a
+		// model may declare millions it never names.
+		f.Add(Doc("FeatureNames names the features of an input row, in order: the model names none, so every name is empty."))
+		f.Var().Id("FeatureNames").Index(jen.Id("NumFeatures")).String()
+	} else {
+		f.Add(Doc("FeatureNames names the features of an input row, in order."))
+		f.Var().Id("FeatureNames").Op("=").Add(stringArray(jen.Id("NumFeatures"), m.FeatureNames))
 	}
-	f.Add(Doc("FeatureNames names the features of an input row, in order."))
-	f.Var().Id("FeatureNames").Op("=").Add(stringArray(jen.Id("NumFeatures"), names))
 	f.Line()
 
 	var classes []string
