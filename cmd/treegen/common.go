@@ -95,16 +95,6 @@ func (f *dataFlags) options() (data.Options, error) {
 	return o, nil
 }
 
-// read reads the data file, with its target column if requireTarget.
-func (f *dataFlags) read(requireTarget bool) (*data.Dataset, error) {
-	o, err := f.options()
-	if err != nil {
-		return nil, err
-	}
-	o.RequireTarget = requireTarget
-	return readDataWith(f.path, o)
-}
-
 // readFor reads rows for the model m, leaving the target column out
 // unparsed unless withTarget (then it must exist), and checks that their
 // columns fit m. It warns on w when a model imported from XGBoost reads
