@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"strconv"
@@ -14,11 +15,11 @@ import (
 func (a *app) trainTAOCmd() *cobra.Command {
 	var f commonTrainFlags
 	var o tao.Options
-	var valid, kind string
+	var valid, kind, init string
 	var validFraction, lambda, mu float64
 	var quiet bool
 	cmd := &cobra.Command{
-		Use:   "tao --data FILE [--model ast|st|softmax] [--depth D] [--k K] [--alpha A] [--rho R] -o MODEL.json",
+		Use:   "tao --data FILE [--model ast|st|softmax] [--depth D] [--k K] [--alpha A] [--rho R] [--init kmeans|median] -o MODEL.json",
 		Short: "Train a Softmax Tree or an Adaptive Softmax Tree by Tree Alternating Optimisation",
 		Long: `tao trains a softmax tree as Kairgeldin, Gabidolla and Carreira-Perpiñán
 (2024) do: a hard tree of sparse oblique splits (right iff w·x' + b >= 0 on
@@ -31,10 +32,13 @@ child of each row (--strict: kept only when it lowers the objective), for
 the objective cross-entropy + --lambda·Σ‖w‖₁ + --mu·Σ‖W‖₁.
 
 --model st: a complete tree of depth --depth (default 4) with --k classes
-per leaf (default all), median-split initialised, TAO for at most
---iterations (default 100) iterations.
+per leaf (default all), initialised with 2-means splits (--init kmeans:
+each node's rows clustered in two, the split across the two centres
+through the rows' median), TAO for at most --iterations (default 100)
+iterations.
 --model ast (the default): an Adaptive Softmax Tree. From a complete tree of
-depth --depth (default 2) with k₀ = ceil(K/2^depth) classes per leaf, every
+depth --depth (default 2, --init median: random directions through the
+rows' median) with k₀ = ceil(K/2^depth) classes per leaf, every
 leaf that misclassifies some of its rows is offered an expansion into a
 stump whose leaves hold round(--alpha·k) classes, kept when it
 misclassifies at most --rho times as many rows as the leaf; a global TAO
@@ -53,6 +57,7 @@ softmax per row.`,
 			changed := cmd.Flags().Changed
 			if err := firstError(
 				oneOf("model", kind, string(tao.AST), string(tao.ST), string(tao.Softmax)),
+				oneOf("init", cmp.Or(init, string(tao.KMeans)), string(tao.KMeans), string(tao.Median)),
 				intBetween("depth", o.Depth, 0, tao.MaxDepth),
 				atLeast("k", o.K, 0),
 				fraction("alpha", o.Alpha),
@@ -76,10 +81,12 @@ softmax per row.`,
 				return fmt.Errorf("--depth must be at least 1 for --model %s (a tree of depth 0 is --model softmax), got 0", kind)
 			case o.Kind == tao.Softmax && (o.Depth != 0 || o.K != 0):
 				return fmt.Errorf("--depth and --k are options of a tree: --model softmax has one leaf over every class")
+			case o.Kind == tao.Softmax && changed("init"):
+				return fmt.Errorf("--init is an option of a tree: --model softmax has no splits")
 			case o.Kind != tao.AST && (changed("alpha") || changed("rho") || changed("expand-iterations") || changed("max-rounds")):
 				return fmt.Errorf("--alpha, --rho, --expand-iterations and --max-rounds are options of --model ast")
 			}
-			o.Lambda, o.Mu = &lambda, &mu
+			o.Lambda, o.Mu, o.Init = &lambda, &mu, tao.Init(init)
 			d, err := f.read(f.data)
 			if err != nil {
 				return err
@@ -145,7 +152,8 @@ softmax per row.`,
 	fl.IntVar(&o.Depth, "depth", 0, fmt.Sprintf("depth of the complete initial tree (0: %d for st, %d for ast)", tao.DefaultSTDepth, tao.DefaultASTDepth))
 	fl.IntVar(&o.K, "k", 0, "classes per leaf: k of st, k₀ of ast (0: all for st, ceil(K/2^depth) for ast)")
 	fl.Float64Var(&o.Alpha, "alpha", tao.DefaultAlpha, "ast: softmax contraction α of an expansion, in (0, 1]")
-	fl.Float64Var(&o.Rho, "rho", tao.DefaultRho, "ast: tolerance ρ >= 1 of an expansion's loss over the leaf's")
+	fl.Float64Var(&o.Rho, "rho", tao.DefaultRho, "ast: tolerance ρ >= 1 of an expansion's misclassified rows over the leaf's")
+	fl.StringVar(&init, "init", "", "splits of the initial complete tree: kmeans (2-means directions) or median (random directions); both through the rows' median (default: kmeans for st, median for ast)")
 	fl.Float64Var(&lambda, "lambda", tao.DefaultLambda, "L1 weight λ of the decision nodes")
 	fl.Float64Var(&mu, "mu", tao.DefaultLambda, "L1 weight μ of the leaf softmaxes")
 	fl.IntVar(&o.Iterations, "iterations", 0, fmt.Sprintf("TAO iterations (0: at most %d for st, %d per growth round for ast)", tao.DefaultSTIterations, tao.DefaultASTIterations))
@@ -153,7 +161,7 @@ softmax per row.`,
 	fl.IntVar(&o.SolverIterations, "solver-iterations", 0, fmt.Sprintf("proximal Newton iterations of every L1 fit (0: %d)", tao.DefaultSolverIters))
 	fl.IntVar(&o.MaxRounds, "max-rounds", 0, fmt.Sprintf("ast: most growth rounds (0: %d)", tao.DefaultMaxRounds))
 	fl.BoolVar(&o.Strict, "strict", false, "accept a decision node's update only when it lowers the objective (monotone per node; slower to improve)")
-	fl.Uint64Var(&o.Seed, "seed", 1, "seed of the median-split directions and --valid-fraction")
+	fl.Uint64Var(&o.Seed, "seed", 1, "seed of the initial splits and --valid-fraction")
 	fl.IntVar(&o.Threads, "threads", 0, "goroutines fitting the nodes of a depth (0: all cores); never changes the model")
 	fl.BoolVar(&quiet, "quiet", false, "no progress output")
 	return cmd

@@ -45,6 +45,8 @@ func TestTrainTAOBadInput(t *testing.T) {
 		{"unknown model", []string{"--data", ecoli, "--model", "forest"}, `--model must be ast, st or softmax, got "forest"`},
 		{"depth 0 tree", []string{"--data", ecoli, "--model", "st", "--depth", "0"}, "a tree of depth 0 is --model softmax"},
 		{"alpha for st", []string{"--data", ecoli, "--model", "st", "--alpha", "0.5"}, "are options of --model ast"},
+		{"unknown init", []string{"--data", ecoli, "--init", "random"}, `--init must be kmeans or median, got "random"`},
+		{"init for softmax", []string{"--data", ecoli, "--model", "softmax", "--init", "median"}, "--init is an option of a tree"},
 		{"negative lambda", []string{"--data", ecoli, "--lambda", "-1"}, "--lambda must be a finite number >= 0, got -1"},
 		{"one class", []string{"--data", one}, "single class"},
 		{"missing value", []string{"--data", nan}, "is missing (NaN): softmax leaves compute with every feature, so softmax trees need complete rows"},

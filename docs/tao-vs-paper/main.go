@@ -27,7 +27,8 @@
 // table giving means and the CSV one line per model and seed:
 //
 //   - Softmax: the flat multinomial L1 logistic regression (tao.Softmax).
-//   - ST(k=7) of depth 7 and ST(k=5) of depth 8, the paper's depths.
+//   - ST(k=7) of depth 7 and ST(k=5) of depth 8, the paper's depths,
+//     initialised by 2-means splits (-st-init median: random directions).
 //   - AST(α=0.85, ρ=1.2) and AST(α=0.75, ρ=1.2), from depth Δ₀ = 2 with
 //     k₀ = 7 (the least with k₀·2^Δ₀ >= 26), the paper's defaults for the
 //     rest (10 TAO iterations per expansion, 15 per global pass).
@@ -109,7 +110,7 @@ type settings struct {
 	threads                int
 	strict                 bool
 	timeEach               time.Duration
-	only, split            string
+	only, split, stInit    string
 }
 
 // result is one trained model's figures.
@@ -144,6 +145,7 @@ func main() {
 	flag.IntVar(&s.threads, "threads", 0, "threads of every training (0: all cores)")
 	flag.BoolVar(&s.strict, "strict", false, "strict TAO: accept a decision node's update only when it lowers Eq. 2")
 	flag.DurationVar(&s.timeEach, "time", time.Second, "time spent timing each model's generated code and interpreter")
+	flag.StringVar(&s.stInit, "st-init", string(tao.KMeans), "initial splits of the STs: kmeans (the default of train/tao for an ST) or median")
 	flag.StringVar(&s.split, "split", "uci", "the Letter split: uci (the paper's: UCI's first 16,000 rows and last 4,000) or pmlb (PMLB's first 16,000 and last 4,000)")
 	makeSplit := flag.String("make-uci-split", "", "write testdata/pmlb/letter-uci-test.txt from UCI's letter-recognition.data at this path, and exit")
 	flag.Parse()
@@ -226,6 +228,9 @@ func run(s *settings) error {
 // fitTAO trains one TAO model on train and measures it on test.
 func fitTAO(s *settings, dataset, name string, o tao.Options, seed uint64, train, test *data.Dataset) (*result, error) {
 	o.Lambda, o.Mu, o.Seed, o.Threads, o.Strict = &s.lambda, &s.mu, seed, s.threads, s.strict
+	if o.Kind == tao.ST {
+		o.Init = tao.Init(s.stInit)
+	}
 	o.Name = dataset
 	fmt.Fprintf(os.Stderr, "%s: training %s...\n", dataset, name)
 	t0 := time.Now()

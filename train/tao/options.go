@@ -39,6 +39,26 @@ const (
 	Softmax Kind = "softmax"
 )
 
+// Init is how the initial complete tree chooses the direction of each of
+// its splits. Either way the split's bias puts the median of the node's
+// rows on the boundary, so that each child receives about half of them.
+type Init string
+
+// Initialisations.
+const (
+	// Median draws a direction uniformly on the unit sphere: the median
+	// split that the AST paper uses for its initial tree and its stumps
+	// (Appendix A.2).
+	Median Init = "median"
+	// KMeans takes the direction c₂ − c₁ between the two centres of a
+	// 2-means clustering of the node's rows (k-means++ seeding, then
+	// Lloyd's iterations): the k-means initialisation the paper uses for
+	// its STs (Appendix A.2, after Zharmagambetov et al. 2021), whose
+	// splits follow the clusters of the data instead of a random
+	// direction.
+	KMeans Init = "kmeans"
+)
+
 // Defaults: a zero field of Options means the matching default.
 const (
 	DefaultKind           = AST
@@ -68,6 +88,10 @@ type Options struct {
 	// of an AST's initial tree. 0 means every class (K) for an ST and
 	// ceil(K / 2^Δ₀), the least with k₀·2^Δ₀ ≥ K, for an AST.
 	K int
+	// Init is how the initial complete tree is split: "" means KMeans
+	// for an ST and Median for an AST (the paper's choices). The stumps
+	// of an AST's expansions always start from median splits.
+	Init Init
 	// Alpha is the AST's softmax contraction α in (0, 1]: the leaves of an
 	// expansion of a leaf that may hold k classes may hold α·k rounded to
 	// the nearest integer (halves up), at least 1; 0 means DefaultAlpha
@@ -148,6 +172,7 @@ type Progress struct {
 // settings are Options checked, with defaults resolved.
 type settings struct {
 	kind                Kind
+	init                Init
 	depth, k            int
 	alpha, rho          float64
 	lambda, mu          float64
@@ -200,9 +225,11 @@ func (o Options) settings(d, k int) (settings, error) {
 	case ST:
 		s.depth = cmp.Or(o.Depth, DefaultSTDepth)
 		s.iterations = cmp.Or(o.Iterations, DefaultSTIterations)
+		s.init = cmp.Or(o.Init, KMeans)
 	case AST:
 		s.depth = cmp.Or(o.Depth, DefaultASTDepth)
 		s.iterations = cmp.Or(o.Iterations, DefaultASTIterations)
+		s.init = cmp.Or(o.Init, Median)
 	case Softmax:
 		s.iterations = 1
 	default:
@@ -211,6 +238,10 @@ func (o Options) settings(d, k int) (settings, error) {
 	switch {
 	case s.kind == Softmax && o.Depth != 0:
 		return s, fmt.Errorf("tao: a flat softmax has no depth (got Depth %d)", o.Depth)
+	case s.kind == Softmax && o.Init != "":
+		return s, fmt.Errorf("tao: a flat softmax has no splits to initialise (got Init %q)", o.Init)
+	case s.init != "" && s.init != Median && s.init != KMeans:
+		return s, fmt.Errorf("tao: unknown Init %q (want %q or %q)", o.Init, Median, KMeans)
 	case s.kind == Softmax && o.K != 0 && o.K != k:
 		return s, fmt.Errorf("tao: a flat softmax holds all %d classes (got K %d)", k, o.K)
 	case o.Depth < 0 || o.Depth > MaxDepth:
@@ -270,6 +301,9 @@ func (s settings) params() map[string]string {
 		"seed":              strconv.FormatUint(s.seed, 10),
 		"strict":            strconv.FormatBool(s.nodeChecks),
 		"max_row_loss":      f(maxRowLoss),
+	}
+	if s.init != "" {
+		p["init"] = string(s.init)
 	}
 	if s.kind == AST {
 		p["alpha"] = f(s.alpha)

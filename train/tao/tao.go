@@ -7,6 +7,8 @@ import (
 	"slices"
 	"sync"
 
+	"gonum.org/v1/gonum/floats"
+
 	"github.com/treegen/treegen/internal/parallel"
 	"github.com/treegen/treegen/train/internal/l1"
 )
@@ -268,12 +270,21 @@ func restore(root *node, s []node) {
 // half of the rows (Appendix A.2).
 func (tr *trainer) medianSplit(rows []int, rng *rand.Rand) *node {
 	w := make([]float64, tr.d)
-	norm := 0.0
-	for norm == 0 {
+	for nonZero(w) == 0 {
 		for j := range w {
 			w[j] = rng.NormFloat64()
-			norm += w[j] * w[j]
 		}
+	}
+	return tr.throughMedian(w, rows)
+}
+
+// throughMedian returns a decision node of direction w, divided by its
+// length (w must not be zero), whose bias puts the median of the
+// projections of rows on the boundary.
+func (tr *trainer) throughMedian(w []float64, rows []int) *node {
+	norm := 0.0
+	for _, v := range w {
+		norm += v * v
 	}
 	norm = math.Sqrt(norm)
 	for j := range w {
@@ -285,6 +296,69 @@ func (tr *trainer) medianSplit(rows []int, rng *rand.Rand) *node {
 	}
 	slices.Sort(proj)
 	return &node{w: w, b: -proj[(len(proj)-1)/2]}
+}
+
+// kmeansIterations caps Lloyd's iterations of kmeansSplit.
+const kmeansIterations = 20
+
+// kmeansSplit returns a decision node over rows whose direction is c₂ −
+// c₁, the difference of the centres of a 2-means clustering of the rows,
+// and whose bias puts the median of the rows' projections on the
+// boundary, as medianSplit's does. The clustering is seeded as k-means++
+// seeds it (a random row, then a row drawn with probability proportional
+// to its squared distance from the first) and refined by at most
+// kmeansIterations of Lloyd's iterations. Where the rows do not make two
+// clusters (all equal), it falls back on medianSplit.
+func (tr *trainer) kmeansSplit(rows []int, rng *rand.Rand) *node {
+	c := [2][]float64{slices.Clone(tr.row(rows[rng.IntN(len(rows))])), nil}
+	dist := make([]float64, len(rows))
+	for i, r := range rows {
+		dist[i] = floats.Distance(tr.row(r), c[0], 2)
+		dist[i] *= dist[i]
+	}
+	if total := floats.Sum(dist); total > 0 {
+		u := rng.Float64() * total
+		for i, r := range rows {
+			if u -= dist[i]; u <= 0 || i == len(rows)-1 {
+				c[1] = slices.Clone(tr.row(r))
+				break
+			}
+		}
+	}
+	if c[1] == nil {
+		return tr.medianSplit(rows, rng)
+	}
+	side := make([]int8, len(rows))
+	sum := [2][]float64{make([]float64, tr.d), make([]float64, tr.d)}
+	for it := 0; it < kmeansIterations; it++ {
+		moved := false
+		var count [2]int
+		clear(sum[0])
+		clear(sum[1])
+		for i, r := range rows {
+			x := tr.row(r)
+			s := int8(0)
+			if floats.Distance(x, c[1], 2) < floats.Distance(x, c[0], 2) {
+				s = 1
+			}
+			moved = moved || s != side[i] || it == 0
+			side[i] = s
+			count[s]++
+			floats.Add(sum[s], x)
+		}
+		if count[0] == 0 || count[1] == 0 || !moved {
+			break
+		}
+		for s := range c {
+			floats.ScaleTo(c[s], 1/float64(count[s]), sum[s])
+		}
+	}
+	w := make([]float64, tr.d)
+	floats.SubTo(w, c[1], c[0])
+	if nonZero(w) == 0 {
+		return tr.medianSplit(rows, rng)
+	}
+	return tr.throughMedian(w, rows)
 }
 
 // split returns the rows n sends left and right.
@@ -300,7 +374,7 @@ func (tr *trainer) split(n *node, rows []int) (left, right []int) {
 }
 
 // complete returns a complete tree of the given depth over rows, with
-// median splits and leaves of at most kmax classes fitted to the rows
+// splits as Options.Init asks (median or 2-means splits) and leaves of at most kmax classes fitted to the rows
 // they receive. A node with fewer than two rows becomes a leaf.
 func (tr *trainer) complete(rows []int, depth, kmax int, rng *rand.Rand) *node {
 	if depth == 0 || len(rows) < 2 {
@@ -312,7 +386,12 @@ func (tr *trainer) complete(rows []int, depth, kmax int, rng *rand.Rand) *node {
 		tr.fitLeaf(leaf, rows, true)
 		return leaf
 	}
-	n := tr.medianSplit(rows, rng)
+	var n *node
+	if tr.s.init == KMeans {
+		n = tr.kmeansSplit(rows, rng)
+	} else {
+		n = tr.medianSplit(rows, rng)
+	}
 	left, right := tr.split(n, rows)
 	n.left = tr.complete(left, depth-1, kmax, rng)
 	n.right = tr.complete(right, depth-1, kmax, rng)

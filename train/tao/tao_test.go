@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"gonum.org/v1/gonum/floats"
+
 	"github.com/treegen/treegen/data"
 	"github.com/treegen/treegen/ir"
 	"github.com/treegen/treegen/runtime"
@@ -190,12 +192,14 @@ func TestPMLB(t *testing.T) {
 	}{
 		{"ecoli", Options{Kind: Softmax}, 0.2, 8},
 		{"ecoli", Options{Kind: ST, Depth: 2, K: 2, Iterations: 20}, 0.25, 2},
+		{"ecoli", Options{Kind: ST, Depth: 2, K: 2, Iterations: 20, Init: Median}, 0.25, 2},
+		{"vehicle", Options{Kind: AST, Alpha: 0.5, Iterations: 5, ExpandIterations: 3, MaxRounds: 3, Init: KMeans}, 0.35, 1},
 		{"vehicle", Options{Kind: ST, Depth: 3, K: 2, Iterations: 10}, 0.35, 2},
 		{"vehicle", Options{Kind: AST, Alpha: 0.5, Iterations: 5, ExpandIterations: 3, MaxRounds: 3}, 0.35, 1},
 		{"glass", Options{Kind: AST, Iterations: 5, ExpandIterations: 3, MaxRounds: 4}, 0.3, 2},
 	}
 	for _, c := range cases {
-		t.Run(c.data+"/"+string(c.opts.Kind), func(t *testing.T) {
+		t.Run(c.data+"/"+string(c.opts.Kind)+"/"+string(c.opts.Init), func(t *testing.T) {
 			d := readPMLB(t, c.data)
 			c.opts.Seed = 3
 			var rounds []Progress
@@ -250,24 +254,83 @@ func TestPMLB(t *testing.T) {
 }
 
 // TestThreads checks that the number of goroutines never changes the
-// model.
+// model, for an AST (median splits) and an ST (2-means splits).
 func TestThreads(t *testing.T) {
 	d := readPMLB(t, "vehicle")
-	var models [][]byte
-	for _, threads := range []int{1, 2, 3} {
-		m, err := Train(d, nil, Options{Kind: AST, Iterations: 3, ExpandIterations: 2, MaxRounds: 2, Seed: 9, Threads: threads})
-		if err != nil {
-			t.Fatal(err)
+	for _, o := range []Options{
+		{Kind: AST, Iterations: 3, ExpandIterations: 2, MaxRounds: 2, Seed: 9},
+		{Kind: ST, Depth: 3, K: 2, Iterations: 3, Seed: 9},
+	} {
+		var models [][]byte
+		for _, threads := range []int{1, 2, 3} {
+			o.Threads = threads
+			m, err := Train(d, nil, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := ir.Marshal(m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			models = append(models, b)
 		}
-		b, err := ir.Marshal(m)
-		if err != nil {
-			t.Fatal(err)
+		for i := 1; i < len(models); i++ {
+			if !bytes.Equal(models[0], models[i]) {
+				t.Errorf("%s: Threads 1 and %d give different models", o.Kind, i+1)
+			}
 		}
-		models = append(models, b)
 	}
-	for i := 1; i < len(models); i++ {
-		if !bytes.Equal(models[0], models[i]) {
-			t.Errorf("Threads 1 and %d give different models", i+1)
+}
+
+// TestKMeansSplit: on rows from two clusters far apart along a direction
+// u, whatever the seed, the 2-means split has a direction close to ±u and
+// sends the two clusters to different sides, but for the median row,
+// which lies on the boundary (to rounding) and may go either way; on rows that are all
+// equal it falls back on a median split.
+func TestKMeansSplit(t *testing.T) {
+	const n, d = 400, 5
+	for seed := range uint64(20) {
+		rng := rand.New(rand.NewPCG(seed, 1))
+		tr := &trainer{d: d, x: make([]float64, n*d)}
+		u := make([]float64, d)
+		for j := range u {
+			u[j] = rng.NormFloat64()
+		}
+		floats.Scale(1/floats.Norm(u, 2), u)
+		rows := make([]int, n)
+		for r := range rows {
+			rows[r] = r
+			side := float64(2*(r%2) - 1)
+			for j := range d {
+				tr.x[r*d+j] = 10*side*u[j] + rng.NormFloat64()
+			}
+		}
+		nd := tr.kmeansSplit(rows, rng)
+		if cos := math.Abs(floats.Dot(nd.w, u)); cos < 0.95 {
+			t.Errorf("seed %d: |cos(w, u)| = %.3f, want the clusters' axis", seed, cos)
+		}
+		if math.Abs(floats.Norm(nd.w, 2)-1) > 1e-12 {
+			t.Errorf("seed %d: |w| = %v, want 1", seed, floats.Norm(nd.w, 2))
+		}
+		mixed := 0
+		for r := 0; r < n; r += 2 {
+			if nd.goRight(tr.row(r)) == nd.goRight(tr.row(r+1)) {
+				mixed++
+			}
+		}
+		if mixed > 1 {
+			t.Errorf("seed %d: %d pairs of rows from the two clusters on one side, want only the median row's", seed, mixed)
+		}
+		left, right := tr.split(nd, rows)
+		if len(left) != n/2-1 && len(left) != n/2 {
+			t.Errorf("seed %d: %d rows left and %d right, want half, the median row either way", seed, len(left), len(right))
+		}
+		same := &trainer{d: d, x: make([]float64, n*d)}
+		for i := range same.x {
+			same.x[i] = 3
+		}
+		if nd := same.kmeansSplit(rows, rng); nonZero(nd.w) == 0 {
+			t.Errorf("seed %d: equal rows gave a zero direction", seed)
 		}
 	}
 }
@@ -304,6 +367,8 @@ func TestOptions(t *testing.T) {
 		{"mu", d, Options{Mu: &neg}, "Mu must be a finite number >= 0"},
 		{"depth", d, Options{Depth: MaxDepth + 1}, "Depth must be between 1 and"},
 		{"softmax depth", d, Options{Kind: Softmax, Depth: 2}, "a flat softmax has no depth"},
+		{"init", d, Options{Kind: ST, Init: "random"}, `unknown Init "random"`},
+		{"softmax init", d, Options{Kind: Softmax, Init: KMeans}, "a flat softmax has no splits to initialise"},
 		{"regression", &reg, Options{}, "softmax trees are for classification"},
 		{"one class", &one, Options{}, "single class"},
 		{"nan", &nan, Options{}, "is missing (NaN)"},
