@@ -341,7 +341,9 @@ func (tr *trainer) kmeansSplit(rows []int, rng *rand.Rand) *node {
 			if floats.Distance(x, c[1], 2) < floats.Distance(x, c[0], 2) {
 				s = 1
 			}
-			moved = moved || s != side[i] || it == 0
+			if it == 0 || s != side[i] {
+				moved = true
+			}
 			side[i] = s
 			count[s]++
 			floats.Add(sum[s], x)
@@ -374,8 +376,9 @@ func (tr *trainer) split(n *node, rows []int) (left, right []int) {
 }
 
 // complete returns a complete tree of the given depth over rows, with
-// splits as Options.Init asks (median or 2-means splits) and leaves of at most kmax classes fitted to the rows
-// they receive. A node with fewer than two rows becomes a leaf.
+// the splits Options.Init asks for (median or 2-means splits) and leaves
+// of at most kmax classes fitted to the rows they receive. A node with
+// fewer than two rows becomes a leaf.
 func (tr *trainer) complete(rows []int, depth, kmax int, rng *rand.Rand) *node {
 	if depth == 0 || len(rows) < 2 {
 		c := tr.mode
