@@ -75,7 +75,7 @@
 // ST, splits every node's rows along c₂ − c₁, the centres of a 2-means
 // clustering of them; Median draws the direction on the unit sphere.
 // Either way the bias puts the median of the node's rows on the boundary.
-// On Letter, 2-means splits bring ST(k=7) from 9.9% to 8.6% test error
+// On Letter, 2-means splits bring ST(k=7) from 9.9% to 8.4% test error
 // (the paper: 8.33%; docs/TAO.md).
 //
 // # Adaptive Softmax Tree (AST, §5, Fig. 1 right)
