@@ -34,6 +34,14 @@ func TestGenChild(t *testing.T) {
 	os.Exit(run(strings.Split(args, "\n"), os.Stdout, os.Stderr))
 }
 
+// childCommand returns the command that runs the treegen command line args
+// in a process of its own (the test binary, running TestGenChild).
+func childCommand(args []string) *exec.Cmd {
+	cmd := exec.Command(os.Args[0], "-test.run=^TestGenChild$", "-test.count=1")
+	cmd.Env = append(os.Environ(), genArgsEnv+"="+strings.Join(args, "\n"))
+	return cmd
+}
+
 // stumps writes a model of n stumps whose leaves all hold v, which
 // predicts n*v for every row, and returns its path.
 func stumps(t *testing.T, dir, name string, n int, v float64) string {
@@ -119,8 +127,7 @@ type genRun struct {
 // start starts gen of model B into dir in a process of its own.
 func (f *genFixture) start(t *testing.T, dir string) *genRun {
 	t.Helper()
-	r := &genRun{dir: dir, cmd: exec.Command(os.Args[0], "-test.run=^TestGenChild$", "-test.count=1"), done: make(chan struct{})}
-	r.cmd.Env = append(os.Environ(), genArgsEnv+"="+strings.Join(f.genB(dir), "\n"))
+	r := &genRun{dir: dir, cmd: childCommand(f.genB(dir)), done: make(chan struct{})}
 	r.began = time.Now()
 	if err := r.cmd.Start(); err != nil {
 		t.Fatal(err)

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -32,8 +30,7 @@ func TestHostileModelSize(t *testing.T) {
 	} {
 		args, bound := c.args, c.bound
 		t.Run(args[0], func(t *testing.T) {
-			cmd := exec.Command(os.Args[0], "-test.run=^TestGenChild$", "-test.count=1")
-			cmd.Env = append(os.Environ(), genArgsEnv+"="+strings.Join(args, "\n"))
+			cmd := childCommand(args)
 			began := time.Now()
 			out, err := cmd.Output()
 			if err != nil {

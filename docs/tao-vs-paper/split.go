@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"os"
@@ -96,11 +95,10 @@ func writeUCISplit(dir, uci string) error {
 		return fmt.Errorf("%s: %d lines, want at least the last %d of UCI's file", uci, len(lines), uciTest)
 	}
 	first := len(lines) - uciTest
-	var out bytes.Buffer
-	w := bufio.NewWriter(&out)
-	fmt.Fprintf(w, "# The rows of testdata/pmlb/letter.tsv.gz (0-based data rows) that are the last %d rows\n", uciTest)
-	fmt.Fprintf(w, "# of UCI's letter-recognition.data, in UCI's order: the test set of the paper's split.\n")
-	fmt.Fprintf(w, "# Written by: go run ./docs/tao-vs-paper -make-uci-split letter-recognition.data\n")
+	var w bytes.Buffer
+	fmt.Fprintf(&w, "# The rows of testdata/pmlb/letter.tsv.gz (0-based data rows) that are the last %d rows\n", uciTest)
+	fmt.Fprintf(&w, "# of UCI's letter-recognition.data, in UCI's order: the test set of the paper's split.\n")
+	fmt.Fprintf(&w, "# Written by: go run ./docs/tao-vs-paper -make-uci-split letter-recognition.data\n")
 	for i, line := range lines[first:] {
 		f := strings.Split(strings.TrimSpace(line), ",")
 		if len(f) != 17 || len(f[0]) != 1 || f[0][0] < 'A' || f[0][0] > 'Z' {
@@ -117,11 +115,8 @@ func writeUCISplit(dir, uci string) error {
 		if len(rows) == 0 {
 			return fmt.Errorf("%s:%d: %q is not a row of letter.tsv.gz (or one more copy of it than there is)", uci, first+i+1, line)
 		}
-		fmt.Fprintln(w, rows[0])
+		fmt.Fprintln(&w, rows[0])
 		free[k] = rows[1:]
 	}
-	if err := w.Flush(); err != nil {
-		return err
-	}
-	return atomicfile.WriteFile(filepath.Join(dir, uciSplitFile), out.Bytes(), 0o644)
+	return atomicfile.WriteFile(filepath.Join(dir, uciSplitFile), w.Bytes(), 0o644)
 }

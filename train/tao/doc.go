@@ -82,10 +82,10 @@
 //
 // A complete ST of depth Δ₀ (default 2) with k₀ = ceil(K/2^Δ₀) classes per
 // leaf, median-split (the paper's choice for ASTs; Options.Init may ask
-// for 2-means splits), fitted by TAO. Then growth rounds: every leaf j (in parallel; their
-// reduced sets are disjoint) is offered an expansion, a depth-1 ST (a
-// median-split stump) whose leaves hold round(α·k) classes (k the most the
-// leaf may hold; halves round up, at least 1), warm-started from the
+// for 2-means splits), fitted by TAO. Then growth rounds: every leaf j (in
+// parallel; their reduced sets are disjoint) is offered an expansion, a
+// depth-1 ST (a median-split stump) whose leaves hold round(α·k) classes
+// (k the most the leaf may hold; halves round up, at least 1), warm-started from the
 // leaf's weights and fitted by TAO on R_j (Options.ExpandIterations, 10).
 // It replaces the leaf when it misclassifies at most ρ times as many rows
 // of R_j as the leaf does (the paper asks that "the accuracy of τ̂_j is at
@@ -108,7 +108,8 @@
 // # Determinism
 //
 // The same data, Options and Seed give the same model byte for byte for
-// any Options.Threads: the initial splits' random draws come from streams
-// seeded by the seed and the node's place, the parallel units never share
-// results, and every sum runs in row order.
+// any Options.Threads: the initial tree makes its random draws in a fixed
+// order, every expansion draws from a stream seeded by the seed and the
+// leaf's place, the parallel units never share results, and every sum runs
+// in row order.
 package tao
