@@ -170,15 +170,23 @@ func (e *ensemble) forwardTree(t int, x, tv []float64, tr *trace) int {
 	stack[0] = stackEntry{prob: 1, parent: -1}
 	sp := 1
 	reached := 0
+	var v0 float64 // the tree's value when k = 1
+	if k == 1 {
+		v0 = tv[0]
+	}
 	for sp > 0 {
 		sp--
 		en := stack[sp]
 		i := int(en.node)
 		if i >= inner {
 			l := i - inner
-			o := ot[l*k : l*k+k]
-			for j := range tv {
-				tv[j] += float64(en.prob * o[j])
+			if k == 1 {
+				v0 += float64(en.prob * ot[l])
+			} else {
+				o := ot[l*k : l*k+k]
+				for j := range tv {
+					tv[j] += float64(en.prob * o[j])
+				}
 			}
 			if tr != nil {
 				tr.leaves = append(tr.leaves, leafRec{prob: en.prob, leaf: int32(l), parent: en.parent, right: en.right})
@@ -208,6 +216,9 @@ func (e *ensemble) forwardTree(t int, x, tv []float64, tr *trace) int {
 			stack[sp] = stackEntry{prob: left, node: c, parent: parent, right: lside}
 			sp++
 		}
+	}
+	if k == 1 {
+		tv[0] = v0
 	}
 	return reached
 }

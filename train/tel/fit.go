@@ -140,6 +140,8 @@ type trainer struct {
 	g       *gradient
 	opt     *optim.Adam
 	units   []*condUnit
+	fw      *fullWork // nil: the full passes are off
+	density float64   // the fraction of the leaves the last minibatch reached
 	dw      *denseWork
 	xb      []float64 // dense: the rows of the minibatch
 	outb    []float64 // dense: their margins
@@ -155,6 +157,7 @@ func newTrainer(e *ensemble, s settings, tgt *target, x, y []float64, n int) (*t
 		opt:     optim.NewAdam(len(e.theta), s.lr),
 		margins: make([]float64, n*e.k),
 		losses:  make([]float64, n),
+		density: 1, // small initial weights route every row everywhere
 	}
 	batch := min(s.batch, n)
 	if s.mode == Dense {
@@ -177,6 +180,9 @@ func newTrainer(e *ensemble, s settings, tgt *target, x, y []float64, n int) (*t
 			tv:      make([]float64, e.k),
 		}
 	}
+	if fullBytes(e, batch) <= fullMaxBytes {
+		tr.fw = newFullWork(e, batch, len(tr.units))
+	}
 	return tr, nil
 }
 
@@ -185,11 +191,15 @@ func newTrainer(e *ensemble, s settings, tgt *target, x, y []float64, n int) (*t
 // returns the number of (row, tree, leaf) triples reached.
 func (tr *trainer) step(idx []int) int {
 	var reached int
-	if tr.s.mode == Dense {
+	switch {
+	case tr.s.mode == Dense:
 		reached = tr.denseGradient(idx)
-	} else {
+	case tr.fw != nil && tr.density >= fullDensity:
+		reached = tr.fullGradient(idx)
+	default:
 		reached = tr.conditionalGradient(idx)
 	}
+	tr.density = float64(reached) / float64(len(idx)*tr.e.trees*tr.e.leaves)
 	if l2 := tr.s.l2; l2 > 0 {
 		for i, w := range tr.e.w {
 			tr.g.w[i] += 2 * l2 * w

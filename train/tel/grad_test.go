@@ -190,6 +190,8 @@ func checkGradients(t *testing.T, seed uint64, depth, p, k int, act Activation, 
 		}
 	}
 
+	checkFull(t, e, x, r, g, dx)
+
 	// The dense passes over a batch of three rows (x and two more) give the
 	// sum of the rows' conditional gradients.
 	rows := [][]float64{x}
@@ -304,5 +306,54 @@ func TestPassesDoNotAllocate(t *testing.T) {
 	run()
 	if n := testing.AllocsPerRun(100, run); n != 0 {
 		t.Errorf("%v allocations per row", n)
+	}
+}
+
+// checkFull checks the full passes at x against the conditional ones: the
+// same tree values bit for bit, the same gradients (g, dx) to 1e-12.
+func checkFull(t *testing.T, e *ensemble, x, r []float64, g *gradient, dx []float64) {
+	t.Helper()
+	fw := newFullWork(e, 1, 1)
+	fu := fw.units[0]
+	in, lv := e.inner, e.leaves
+	gf := e.newGradient()
+	dxf := make([]float64, e.p)
+	for tr := range e.trees {
+		want, got := make([]float64, e.k), make([]float64, e.k)
+		var trc trace
+		u := e.forwardTree(tr, x, want, &trc)
+		s, ds, pn := fu.s[tr*in:(tr+1)*in], fu.ds[tr*in:(tr+1)*in], fu.pn[tr*(in+lv):(tr+1)*(in+lv)]
+		if reached := e.forwardFull(tr, x, got, s, ds, pn); reached != u {
+			t.Errorf("tree %d: full forward reached %d leaves, conditional %d", tr, reached, u)
+		}
+		for j := range want {
+			if math.Float64bits(got[j]) != math.Float64bits(want[j]) {
+				t.Errorf("tree %d output %d: full forward %v, conditional %v (want bit-identical)", tr, j, got[j], want[j])
+			}
+		}
+		coef, prob := fw.coef[tr*in:(tr+1)*in], fw.prob[tr*lv:(tr+1)*lv]
+		e.backwardFull(tr, r, s, ds, pn, fu.a, coef, prob, dxf)
+		for i, c := range coef {
+			row := gf.w[(tr*in+i)*e.p:][:e.p]
+			for j, v := range x {
+				row[j] += c * v
+			}
+			if gf.b != nil {
+				gf.b[tr*in+i] += c
+			}
+		}
+		for l, q := range prob {
+			for j, d := range r {
+				gf.o[(tr*lv+l)*e.k+j] += q * d
+			}
+		}
+	}
+	for _, c := range []struct {
+		name      string
+		full, con []float64
+	}{{"W", gf.w, g.w}, {"b", gf.b, g.b}, {"O", gf.o, g.o}, {"x", dxf, dx}} {
+		if err := relErr(c.full, c.con); err > 1e-12 {
+			t.Errorf("∂L/∂%s: full vs conditional backward: relative error %.3g", c.name, err)
+		}
 	}
 }

@@ -2,6 +2,7 @@ package tel
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strconv"
@@ -250,6 +251,14 @@ func TestRuntimeParity(t *testing.T) {
 // (the conditional forward pass on standardised rows) against the
 // interpreter on the raw rows, for the weights after one step.
 func TestTrainerMarginsMatchIR(t *testing.T) {
+	for _, full := range []bool{false, true} {
+		t.Run(fmt.Sprintf("full=%v", full), func(t *testing.T) { checkTrainerMargins(t, full) })
+	}
+}
+
+// checkTrainerMargins checks TestTrainerMarginsMatchIR with the full
+// passes or the conditional ones.
+func checkTrainerMargins(t *testing.T, full bool) {
 	d := synthetic(3, 64, 4, 3)
 	o := DefaultOptions(Softmax)
 	o.Trees, o.Depth, o.Epochs, o.BatchSize = 3, 5, 1, 64
@@ -271,6 +280,14 @@ func TestTrainerMarginsMatchIR(t *testing.T) {
 	for i := range idx {
 		idx[i] = i
 	}
+	force := func() {
+		if full {
+			tr.density = 1
+		} else {
+			tr.density = 0
+		}
+	}
+	force()
 	tr.step(idx) // move away from the initial weights
 	en := &Ensemble{e: e, s: s, tgt: tgt, st: st, fp: map[string]string{}}
 	m, err := en.Model()
@@ -281,6 +298,7 @@ func TestTrainerMarginsMatchIR(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	force()
 	tr.step(idx) // records the margins with the weights of m
 	got := make([]float64, tgt.k)
 	for r := range d.Rows {

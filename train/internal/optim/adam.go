@@ -48,6 +48,7 @@ func (a *Adam) Step(theta, g []float64, threads int) {
 	parallel.For((n+adamBlock-1)/adamBlock, threads, func(u int) {
 		lo, hi := u*adamBlock, min(n, (u+1)*adamBlock)
 		th, gr, m, v := theta[lo:hi], g[lo:hi], a.m[lo:hi], a.v[lo:hi]
+		th, m, v = th[:len(gr)], m[:len(gr)], v[:len(gr)]
 		for i, gi := range gr {
 			mi := adamBeta1*m[i] + (1-adamBeta1)*gi
 			vi := adamBeta2*v[i] + (1-adamBeta2)*gi*gi
