@@ -75,7 +75,11 @@ The model holds soft nodes: the interpreter predicts with it, and
 				if !math.IsNaN(e.ValidAUC) {
 					s += fmt.Sprintf(" valid auc %.5f", e.ValidAUC)
 				}
-				s += fmt.Sprintf(" leaves reached %.1f/%d (%s)", e.ReachableLeaves, leaves, e.TrainTime.Round(time.Millisecond))
+				s += fmt.Sprintf(" leaves reached %.1f/%d", e.ReachableLeaves, leaves)
+				if o.L1 > 0 {
+					s += fmt.Sprintf(" zero weights %.1f%%", 100*e.ZeroWeights)
+				}
+				s += fmt.Sprintf(" (%s)", e.TrainTime.Round(time.Millisecond))
 				update(e.Epoch, s)
 			}
 			start := time.Now()
@@ -105,6 +109,7 @@ The model holds soft nodes: the interpreter predicts with it, and
 	fl.IntVar(&o.BatchSize, "batch", tel.DefaultBatchSize, "rows per minibatch")
 	fl.Float64Var(&o.LearningRate, "lr", tel.DefaultLearningRate, "Adam learning rate")
 	fl.Float64Var(&o.L2, "l2", 0, "L2 penalty on the node weights")
+	fl.Float64Var(&o.L1, "l1", 0, "L1 penalty on the node weights, by proximal steps: exact zeros, sparse hyperplanes, faster generated code")
 	fl.BoolVar(&o.Bias, "bias", false, "give every node a trainable bias")
 	fl.IntVar(&o.EarlyStopping, "early-stopping", 0, "stop after this many epochs without a lower validation loss, keeping the best (0: off)")
 	fl.BoolVar(&o.Impute, "impute", false, "replace missing feature values by their training mean (else they are an error)")
@@ -130,6 +135,7 @@ func checkTELFlags(o *tel.Options, loss string) error {
 		atLeast("batch", o.BatchSize, 1),
 		positive("lr", o.LearningRate),
 		nonNegative("l2", o.L2),
+		nonNegative("l1", o.L1),
 		atLeast("early-stopping", o.EarlyStopping, 0),
 		atLeast("threads", o.Threads, 0),
 	)

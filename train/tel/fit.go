@@ -205,7 +205,7 @@ func (tr *trainer) step(idx []int) int {
 			tr.g.w[i] += 2 * l2 * w
 		}
 	}
-	tr.opt.Step(tr.e.theta, tr.g.all, tr.s.threads)
+	tr.opt.StepL1(tr.e.theta, tr.g.all, 0, len(tr.e.w), tr.s.l1, tr.s.threads)
 	return reached
 }
 
@@ -418,6 +418,7 @@ func Fit(train, valid *data.Dataset, opts Options) (*Ensemble, error) {
 			Epochs:          s.epochs,
 			TrainTime:       time.Since(t0),
 			ReachableLeaves: float64(reached) / float64(n*s.trees),
+			ZeroWeights:     e.zeroWeights(),
 			ValidLoss:       math.NaN(),
 			ValidAUC:        math.NaN(),
 		}
@@ -458,6 +459,17 @@ func Fit(train, valid *data.Dataset, opts Options) (*Ensemble, error) {
 		e.setDefaultDirections(x, n, s.threads)
 	}
 	return en, nil
+}
+
+// zeroWeights returns the fraction of the node weights that are exactly 0.
+func (e *ensemble) zeroWeights() float64 {
+	zeros := 0
+	for _, w := range e.w {
+		if w == 0 {
+			zeros++
+		}
+	}
+	return float64(zeros) / float64(len(e.w))
 }
 
 // setDefaultDirections sends a NaN margin at every node to the side that

@@ -121,6 +121,15 @@ type Options struct {
 	// leaves) to the mean loss of every minibatch, as Keras's l2
 	// regulariser does; 0 means none.
 	L2 float64
+	// L1 adds L1 * Σ|w| over the node weights W (not the biases, not the
+	// leaves) to the mean loss of every minibatch, minimised by proximal
+	// steps: after every Adam step each weight is shrunk towards 0 by L1
+	// times its own Adam step size, and set to exactly 0 when it is within
+	// that of 0 (train/internal/optim.Adam.StepL1). The exact zeros are
+	// what makes the hyperplanes sparse: the exported soft nodes list only
+	// their non-zero weights, which the smoothstep backend compiles into
+	// shorter margins. 0 means none.
+	L1 float64
 	// EarlyStopping, when > 0, stops training after this many epochs
 	// without a strictly lower validation loss, and restores the weights of
 	// the best epoch. It needs a validation set.
@@ -182,6 +191,9 @@ type EpochInfo struct {
 	// per tree during the epoch (out of 2^Depth): the extent of
 	// conditional computation.
 	ReachableLeaves float64
+	// ZeroWeights is the fraction of the node weights W that are exactly
+	// 0 at the end of the epoch (Options.L1 makes them).
+	ZeroWeights float64
 	// TrainTime is the time the epoch's minibatch updates took (forward and
 	// backward passes and optimiser steps), without the validation pass.
 	TrainTime time.Duration
@@ -199,7 +211,7 @@ type settings struct {
 	bias          bool
 	mode          Mode
 	epochs, batch int
-	lr, l2        float64
+	lr, l2, l1    float64
 	earlyStopping int
 	impute        bool
 	seed          uint64
@@ -212,7 +224,7 @@ func (o Options) settings(hasValid bool) (settings, error) {
 	s := settings{
 		loss: o.Loss, trees: o.Trees, depth: o.Depth, gamma: o.Gamma,
 		act: o.Activation, alpha: o.Alpha, bias: o.Bias, mode: o.Mode,
-		epochs: o.Epochs, batch: o.BatchSize, lr: o.LearningRate, l2: o.L2,
+		epochs: o.Epochs, batch: o.BatchSize, lr: o.LearningRate, l2: o.L2, l1: o.L1,
 		earlyStopping: o.EarlyStopping, impute: o.Impute, seed: o.Seed, threads: o.Threads,
 	}
 	switch o.Loss {
@@ -256,6 +268,8 @@ func (o Options) settings(hasValid bool) (settings, error) {
 		return s, fmt.Errorf("tel: LearningRate must be a finite number > 0, got %v", o.LearningRate)
 	case !(o.L2 >= 0 && finite(o.L2)):
 		return s, fmt.Errorf("tel: L2 must be a finite number >= 0, got %v", o.L2)
+	case !(o.L1 >= 0 && finite(o.L1)):
+		return s, fmt.Errorf("tel: L1 must be a finite number >= 0, got %v", o.L1)
 	case o.EarlyStopping < 0:
 		return s, fmt.Errorf("tel: EarlyStopping is negative (%d)", o.EarlyStopping)
 	case o.EarlyStopping > 0 && !hasValid:
@@ -289,6 +303,9 @@ func (s settings) params() map[string]string {
 		"early_stopping": strconv.Itoa(s.earlyStopping),
 		"impute":         strconv.FormatBool(s.impute),
 		"seed":           strconv.FormatUint(s.seed, 10),
+	}
+	if s.l1 > 0 {
+		p["l1"] = f(s.l1) // only when set: models without it keep their provenance
 	}
 	if s.act == LogisticActivation {
 		p["alpha"] = f(s.alpha)

@@ -91,3 +91,34 @@ func TestQHAdam(t *testing.T) {
 		}
 	}
 }
+
+// TestAdamL1 minimises Σ_i (θ_i - c_i)² + λ·Σ_{i<4} |θ_i|, whose minimiser
+// is c soft-thresholded by λ/2 on the first four parameters and c on the
+// fifth: the proximal steps must reach exact zeros where |c_i| <= λ/2, and
+// leave the parameter outside [lo, hi) alone.
+func TestAdamL1(t *testing.T) {
+	c := []float64{3, 0.05, -0.05, -2, 0.05}
+	want := []float64{2.75, 0, 0, -1.75, 0.05}
+	const lambda = 0.5
+	theta := make([]float64, len(c))
+	g := make([]float64, len(c))
+	a := NewAdam(len(theta), 0.05)
+	for step := range 3000 {
+		if step == 2000 {
+			a.SetLearningRate(0.001)
+		}
+		for i, th := range theta {
+			g[i] = 2 * (th - c[i])
+		}
+		a.StepL1(theta, g, 0, 4, lambda, 1)
+	}
+	for i, th := range theta {
+		if want[i] == 0 {
+			if th != 0 {
+				t.Errorf("parameter %d = %v, want exactly 0", i, th)
+			}
+		} else if math.Abs(th-want[i]) > 0.01 {
+			t.Errorf("parameter %d = %v, want about %v", i, th, want[i])
+		}
+	}
+}
