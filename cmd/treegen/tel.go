@@ -109,6 +109,7 @@ The model holds soft nodes: the interpreter predicts with it, and
 	fl.IntVar(&o.BatchSize, "batch", tel.DefaultBatchSize, "rows per minibatch")
 	fl.Float64Var(&o.LearningRate, "lr", tel.DefaultLearningRate, "Adam learning rate")
 	fl.Float64Var(&o.L2, "l2", 0, "L2 penalty on the node weights")
+	fl.IntVar(&o.Project, "project", 0, "train a linear projection to this many features jointly with the trees (folded into the exported nodes; 0: none)")
 	fl.Float64Var(&o.L1, "l1", 0, "L1 penalty on the node weights, by proximal steps: exact zeros, sparse hyperplanes, faster generated code")
 	fl.BoolVar(&o.Bias, "bias", false, "give every node a trainable bias")
 	fl.IntVar(&o.EarlyStopping, "early-stopping", 0, "stop after this many epochs without a lower validation loss, keeping the best (0: off)")
@@ -136,6 +137,7 @@ func checkTELFlags(o *tel.Options, loss string) error {
 		positive("lr", o.LearningRate),
 		nonNegative("l2", o.L2),
 		nonNegative("l1", o.L1),
+		atLeast("project", o.Project, 0),
 		atLeast("early-stopping", o.EarlyStopping, 0),
 		atLeast("threads", o.Threads, 0),
 	)

@@ -29,6 +29,7 @@ const evalRows = 256
 // ir.Model.
 type Ensemble struct {
 	e         *ensemble
+	proj      *Projection // Options.Project; nil without
 	s         settings
 	tgt       *target
 	st        *standardiser
@@ -47,7 +48,7 @@ func (en *Ensemble) History() []EpochInfo { return slices.Clone(en.history) }
 func (en *Ensemble) BestEpoch() int { return en.bestEpoch }
 
 // NumFeatures returns the number of input features.
-func (en *Ensemble) NumFeatures() int { return en.e.p }
+func (en *Ensemble) NumFeatures() int { return len(en.st.shift) }
 
 // NumOutputs returns the number of outputs (margins).
 func (en *Ensemble) NumOutputs() int { return en.e.k }
@@ -58,16 +59,17 @@ func (en *Ensemble) NumOutputs() int { return en.e.k }
 // feature NaN, and such a node routes by its default direction.
 func (en *Ensemble) PredictMargin(x, out []float64) error {
 	e := en.e
-	if len(x) != e.p {
-		return fmt.Errorf("tel: the row has %d features, the model %d", len(x), e.p)
+	if len(x) != len(en.st.shift) {
+		return fmt.Errorf("tel: the row has %d features, the model %d", len(x), len(en.st.shift))
 	}
 	if len(out) != e.k {
 		return fmt.Errorf("tel: the output has room for %d values, the model has %d outputs", len(out), e.k)
 	}
-	xs := make([]float64, e.p)
+	xs := make([]float64, len(x))
 	for j, v := range x {
 		xs[j] = (v - en.st.shift[j]) * en.st.scale[j]
 	}
+	xs = en.proj.apply(xs, 1)
 	copy(out, en.tgt.base)
 	e.forward(xs, out, make([]float64, e.k))
 	if en.tgt.loss == SquaredError {
@@ -84,13 +86,14 @@ func (en *Ensemble) ReachableLeaves(d *data.Dataset) (float64, error) {
 	if d == nil || d.Rows <= 0 || len(d.X) != d.Rows*d.Cols {
 		return 0, errors.New("tel: ReachableLeaves needs a data set with rows")
 	}
-	if d.Cols != en.e.p {
-		return 0, fmt.Errorf("tel: the data set has %d features, the model %d", d.Cols, en.e.p)
+	if d.Cols != len(en.st.shift) {
+		return 0, fmt.Errorf("tel: the data set has %d features, the model %d", d.Cols, len(en.st.shift))
 	}
 	x, err := en.st.apply(d, en.s.impute, "input")
 	if err != nil {
 		return 0, err
 	}
+	x = en.proj.apply(x, d.Rows)
 	_, reached := en.e.evaluate(x, d.Rows, en.tgt.base, en.s.threads)
 	return float64(reached) / float64(d.Rows*en.e.trees), nil
 }
@@ -117,19 +120,6 @@ func (e *ensemble) evaluate(x []float64, n int, base []float64, threads int) ([]
 	return out, total
 }
 
-// condUnit is the scratch and the traces of a unit of work of the
-// conditional passes over a minibatch.
-type condUnit struct {
-	tr       trace
-	leafEnd  []int32   // per (sample, tree) of the unit: end of its leafRecs
-	fracEnd  []int32   // and of its fracRecs
-	dT       []float64 // per sample: ∂L/∂T divided by the batch size
-	sums     []float64
-	tv       []float64
-	reached  int
-	nSamples int
-}
-
 // trainer holds the state of a training run.
 type trainer struct {
 	e       *ensemble
@@ -139,15 +129,16 @@ type trainer struct {
 	n       int
 	g       *gradient
 	opt     *optim.Adam
-	units   []*condUnit
-	fw      *fullWork // nil: the full passes are off
-	density float64   // the fraction of the leaves the last minibatch reached
-	dw      *denseWork
-	xb      []float64 // dense: the rows of the minibatch
-	outb    []float64 // dense: their margins
-	dTb     []float64 // dense: ∂L/∂T
-	margins []float64 // n × k: every training row's margins in the epoch
-	losses  []float64 // n: every training row's loss in the epoch
+	ps      *passes // conditional mode
+	proj    *Projection
+	projOpt *optim.Adam
+	yb, dyb []float64  // with proj: the projected rows of the minibatch, and their ∂L/∂y
+	dw      *denseWork // dense mode
+	xb      []float64  // dense: the rows of the minibatch
+	outb    []float64  // the margins of the minibatch's rows
+	dTb     []float64  // their ∂L/∂T
+	margins []float64  // n × k: every training row's margins in the epoch
+	losses  []float64  // n: every training row's loss in the epoch
 }
 
 func newTrainer(e *ensemble, s settings, tgt *target, x, y []float64, n int) (*trainer, error) {
@@ -157,9 +148,10 @@ func newTrainer(e *ensemble, s settings, tgt *target, x, y []float64, n int) (*t
 		opt:     optim.NewAdam(len(e.theta), s.lr),
 		margins: make([]float64, n*e.k),
 		losses:  make([]float64, n),
-		density: 1, // small initial weights route every row everywhere
 	}
 	batch := min(s.batch, n)
+	tr.outb = make([]float64, batch*e.k)
+	tr.dTb = make([]float64, batch*e.k)
 	if s.mode == Dense {
 		dw, err := newDenseWork(e, batch)
 		if err != nil {
@@ -167,21 +159,13 @@ func newTrainer(e *ensemble, s settings, tgt *target, x, y []float64, n int) (*t
 		}
 		tr.dw = dw
 		tr.xb = make([]float64, batch*e.p)
-		tr.outb = make([]float64, batch*e.k)
-		tr.dTb = make([]float64, batch*e.k)
 		return tr, nil
 	}
-	tr.units = make([]*condUnit, (batch+condRows-1)/condRows)
-	for u := range tr.units {
-		tr.units[u] = &condUnit{
-			leafEnd: make([]int32, condRows*e.trees),
-			fracEnd: make([]int32, condRows*e.trees),
-			dT:      make([]float64, condRows*e.k),
-			tv:      make([]float64, e.k),
-		}
-	}
-	if fullBytes(e, batch) <= fullMaxBytes {
-		tr.fw = newFullWork(e, batch, len(tr.units))
+	tr.ps = newPasses(e, batch, s.threads)
+	if s.project > 0 {
+		tr.xb = make([]float64, batch*(len(x)/n))
+		tr.yb = make([]float64, batch*e.p)
+		tr.dyb = make([]float64, batch*e.p)
 	}
 	return tr, nil
 }
@@ -191,101 +175,56 @@ func newTrainer(e *ensemble, s settings, tgt *target, x, y []float64, n int) (*t
 // returns the number of (row, tree, leaf) triples reached.
 func (tr *trainer) step(idx []int) int {
 	var reached int
-	switch {
-	case tr.s.mode == Dense:
+	if tr.s.mode == Dense {
 		reached = tr.denseGradient(idx)
-	case tr.fw != nil && tr.density >= fullDensity:
-		reached = tr.fullGradient(idx)
-	default:
+	} else {
 		reached = tr.conditionalGradient(idx)
 	}
-	tr.density = float64(reached) / float64(len(idx)*tr.e.trees*tr.e.leaves)
 	if l2 := tr.s.l2; l2 > 0 {
 		for i, w := range tr.e.w {
 			tr.g.w[i] += 2 * l2 * w
 		}
 	}
 	tr.opt.StepL1(tr.e.theta, tr.g.all, 0, len(tr.e.w), tr.s.l1, tr.s.threads)
+	if tr.proj != nil {
+		tr.projOpt.Step(tr.proj.theta, tr.proj.grads, tr.s.threads)
+	}
 	return reached
 }
 
 // conditionalGradient computes the gradient of the minibatch with the
-// conditional passes into tr.g. Phase 1, in parallel over fixed units of
-// rows: forward pass, loss, backward pass of every row, kept as traces.
-// Phase 2, in parallel over trees: every tree's gradient rows summed over
-// the rows of the minibatch in order. The sums are thus the same whatever
-// the number of goroutines.
+// conditional passes (or the full ones: see passes) into tr.g.
 func (tr *trainer) conditionalGradient(idx []int) int {
 	e, tgt := tr.e, tr.tgt
-	p, k, m := e.p, e.k, e.trees
-	scale := 1 / float64(len(idx))
-	units := (len(idx) + condRows - 1) / condRows
-	parallel.For(units, tr.s.threads, func(u int) {
-		cu := tr.units[u]
-		cu.tr.reset()
-		cu.reached = 0
-		rows := idx[u*condRows : min(len(idx), (u+1)*condRows)]
-		cu.nSamples = len(rows)
-		for q, r := range rows {
-			x := tr.x[r*p : (r+1)*p]
-			out := tr.margins[r*k : (r+1)*k]
-			copy(out, tgt.base)
-			for t := range m {
-				clear(cu.tv)
-				cu.reached += e.forwardTree(t, x, cu.tv, &cu.tr)
-				cu.leafEnd[q*m+t] = int32(len(cu.tr.leaves))
-				cu.fracEnd[q*m+t] = int32(len(cu.tr.fracs))
-				for j, v := range cu.tv {
-					out[j] += v
-				}
-			}
-			dT := cu.dT[q*k : (q+1)*k]
-			tr.losses[r] = tgt.grad(out, tr.y[r], dT, scale)
-			leaf0, frac0 := cu.start(q, m)
-			for t := range m {
-				leaf1, frac1 := cu.leafEnd[q*m+t], cu.fracEnd[q*m+t]
-				nf := int(frac1 - frac0)
-				if cap(cu.sums) < 2*nf {
-					cu.sums = make([]float64, 2*nf)
-				}
-				e.backwardTree(t, dT, cu.tr.leaves[leaf0:leaf1], cu.tr.fracs[frac0:frac1], cu.sums, nil)
-				leaf0, frac0 = leaf1, frac1
-			}
+	p, k, n := e.p, e.k, len(idx)
+	scale := 1 / float64(n)
+	out, dT := tr.outb[:n*k], tr.dTb[:n*k]
+	for b := range n {
+		copy(out[b*k:(b+1)*k], tgt.base)
+	}
+	row := func(b int) []float64 { r := idx[b]; return tr.x[r*p : (r+1)*p] }
+	var dy []float64
+	if pr := tr.proj; pr != nil {
+		for b, r := range idx {
+			copy(tr.xb[b*pr.in:(b+1)*pr.in], tr.x[r*pr.in:(r+1)*pr.in])
 		}
-	})
-	g := tr.g
-	parallel.For(m, tr.s.threads, func(t int) {
-		clear(g.w[t*e.inner*p : (t+1)*e.inner*p])
-		if g.b != nil {
-			clear(g.b[t*e.inner : (t+1)*e.inner])
-		}
-		clear(g.o[t*e.leaves*k : (t+1)*e.leaves*k])
-		for u := range units {
-			cu := tr.units[u]
-			for q := range cu.nSamples {
-				r := idx[u*condRows+q]
-				leaf0, frac0 := cu.start(q, m)
-				if t > 0 {
-					leaf0, frac0 = cu.leafEnd[q*m+t-1], cu.fracEnd[q*m+t-1]
-				}
-				leaf1, frac1 := cu.leafEnd[q*m+t], cu.fracEnd[q*m+t]
-				e.accumulate(g, t, tr.x[r*p:(r+1)*p], cu.dT[q*k:(q+1)*k], cu.tr.leaves[leaf0:leaf1], cu.tr.fracs[frac0:frac1])
-			}
-		}
-	})
-	reached := 0
-	for u := range units {
-		reached += tr.units[u].reached
+		_ = pr.Forward(tr.xb[:n*pr.in], n, tr.yb[:n*p]) // the sizes are right by construction
+		row = func(b int) []float64 { return tr.yb[b*p : (b+1)*p] }
+		dy = tr.dyb[:n*p]
+	}
+	reached := tr.ps.forward(n, row, out, func(b int, o, d []float64) {
+		r := idx[b]
+		tr.losses[r] = tgt.grad(o, tr.y[r], d, scale)
+	}, dT, dy)
+	tr.ps.gradient(tr.g, dT)
+	if pr := tr.proj; pr != nil {
+		pr.ZeroGrads()
+		_ = pr.Backward(dy, nil)
+	}
+	for b, r := range idx {
+		copy(tr.margins[r*k:(r+1)*k], out[b*k:(b+1)*k])
 	}
 	return reached
-}
-
-// start returns where the records of sample q of the unit begin.
-func (cu *condUnit) start(q, m int) (leaf, frac int32) {
-	if q == 0 {
-		return 0, 0
-	}
-	return cu.leafEnd[q*m-1], cu.fracEnd[q*m-1]
 }
 
 // denseGradient computes the gradient of the minibatch with the dense
@@ -312,6 +251,7 @@ func (tr *trainer) denseGradient(idx []int) int {
 // passes of the training mode.
 func (tr *trainer) evaluate(x []float64, n int) []float64 {
 	e := tr.e
+	x = tr.proj.apply(x, n)
 	if tr.dw == nil {
 		out, _ := e.evaluate(x, n, tr.tgt.base, tr.s.threads)
 		return out
@@ -391,6 +331,13 @@ func Fit(train, valid *data.Dataset, opts Options) (*Ensemble, error) {
 	}
 
 	n, p := train.Rows, train.Cols
+	var proj *Projection
+	if s.project > 0 {
+		if proj, err = NewProjection(p, s.project, s.seed); err != nil {
+			return nil, err
+		}
+		p = s.project
+	}
 	e := newEnsemble(s.trees, s.depth, p, tgt.k, s)
 	rng := rand.New(rand.NewPCG(s.seed, s.seed^0x9e3779b97f4a7c15))
 	e.init(rng)
@@ -398,14 +345,17 @@ func Fit(train, valid *data.Dataset, opts Options) (*Ensemble, error) {
 	if err != nil {
 		return nil, err
 	}
-	en := &Ensemble{e: e, s: s, tgt: tgt, st: st, features: slices.Clone(train.Features), name: opts.Name, fp: trainset.Fingerprint(train, valid)}
+	if proj != nil {
+		tr.proj, tr.projOpt = proj, optim.NewAdam(len(proj.theta), s.lr)
+	}
+	en := &Ensemble{e: e, proj: proj, s: s, tgt: tgt, st: st, features: slices.Clone(train.Features), name: opts.Name, fp: trainset.Fingerprint(train, valid)}
 
 	order := make([]int, n)
 	for i := range order {
 		order[i] = i
 	}
 	bestLoss, bestEpoch := math.Inf(1), 0
-	var best []float64
+	var best, bestProj []float64
 	for epoch := 1; epoch <= s.epochs; epoch++ {
 		rng.Shuffle(n, func(i, j int) { order[i], order[j] = order[j], order[i] })
 		t0 := time.Now()
@@ -446,6 +396,9 @@ func Fit(train, valid *data.Dataset, opts Options) (*Ensemble, error) {
 			if info.ValidLoss < bestLoss {
 				bestLoss, bestEpoch = info.ValidLoss, epoch
 				best = append(best[:0], e.theta...)
+				if proj != nil {
+					bestProj = append(bestProj[:0], proj.theta...)
+				}
 			} else if epoch-bestEpoch >= s.earlyStopping {
 				break
 			}
@@ -453,10 +406,13 @@ func Fit(train, valid *data.Dataset, opts Options) (*Ensemble, error) {
 	}
 	if s.earlyStopping > 0 && best != nil {
 		copy(e.theta, best)
+		if proj != nil {
+			copy(proj.theta, bestProj)
+		}
 		en.bestEpoch = bestEpoch
 	}
 	if !e.logistic {
-		e.setDefaultDirections(x, n, s.threads)
+		e.setDefaultDirections(proj.apply(x, n), n, s.threads)
 	}
 	return en, nil
 }
@@ -537,7 +493,7 @@ func (en *Ensemble) Model() (*ir.Model, error) {
 	m := &ir.Model{
 		FormatVersion: ir.FormatVersion,
 		Name:          en.name,
-		NumFeatures:   e.p,
+		NumFeatures:   len(en.st.shift),
 		FeatureNames:  slices.Clone(en.features),
 		Preprocess:    &ir.Affine{Shift: slices.Clone(en.st.shift), Scale: slices.Clone(en.st.scale)},
 		Aggregation:   ir.Sum,
@@ -552,13 +508,19 @@ func (en *Ensemble) Model() (*ir.Model, error) {
 	if e.k > 1 {
 		output = ir.AllOutputs
 	}
+	w, bias := e.w, e.b
+	p := e.p
+	if en.proj != nil {
+		w, bias = en.proj.fold(e)
+		p = en.proj.in
+	}
 	m.Trees = make([]ir.Tree, e.trees)
 	for t := range e.trees {
 		nodes := make([]ir.Node, e.inner+e.leaves)
 		for i := range e.inner {
 			r := t*e.inner + i
-			nd := ir.Node{Kind: ir.Soft, Left: 2*i + 1, Right: 2*i + 2, DefaultLeft: e.defaultLeft[r], Bias: e.b[r], Gamma: e.gamma}
-			for j, w := range e.w[r*e.p : (r+1)*e.p] {
+			nd := ir.Node{Kind: ir.Soft, Left: 2*i + 1, Right: 2*i + 2, DefaultLeft: e.defaultLeft[r], Bias: bias[r], Gamma: e.gamma}
+			for j, w := range w[r*p : (r+1)*p] {
 				if w != 0 {
 					nd.Indices = append(nd.Indices, j)
 					nd.Weights = append(nd.Weights, w)

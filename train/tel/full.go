@@ -1,7 +1,5 @@
 package tel
 
-import "github.com/treegen/treegen/internal/parallel"
-
 // fullMaxBytes bounds the buffers of the full passes of one minibatch;
 // above it every minibatch takes the conditional passes.
 const fullMaxBytes = 256 << 20
@@ -161,112 +159,68 @@ func (e *ensemble) backwardFull(t int, dT, s, ds, pn, a, coef, prob, dx []float6
 	}
 }
 
-// fullGradient computes the gradient of the minibatch with the full
-// passes into tr.g. Phase 1, in parallel over fixed units of rows: the
-// forward pass of every row through every tree, its loss, and the
-// backward pass, which leaves the row's coefficients and leaf
-// probabilities in the buffers. Phase 2, in parallel over trees: every
-// tree's gradient summed over the rows of the minibatch in order.
-func (tr *trainer) fullGradient(idx []int) int {
-	e, tgt, fw := tr.e, tr.tgt, tr.fw
+// fullTreeGradient writes the gradient of tree t, summed over the rows
+// of the minibatch whose full backward passes are done, into g (cleared).
+func (ps *passes) fullTreeGradient(g *gradient, t int, dT []float64) {
+	e, fw := ps.e, ps.fw
 	p, k, m, inner, leaves := e.p, e.k, e.trees, e.inner, e.leaves
-	scale := 1 / float64(len(idx))
-	units := (len(idx) + condRows - 1) / condRows
-	parallel.For(units, tr.s.threads, func(u int) {
-		cu, fu := tr.units[u], fw.units[u]
-		cu.reached = 0
-		for q, r := range idx[u*condRows : min(len(idx), (u+1)*condRows)] {
-			x := tr.x[r*p : (r+1)*p]
-			out := tr.margins[r*k : (r+1)*k]
-			copy(out, tgt.base)
-			for t := range m {
-				clear(cu.tv)
-				cu.reached += e.forwardFull(t, x, cu.tv,
-					fu.s[t*inner:(t+1)*inner], fu.ds[t*inner:(t+1)*inner],
-					fu.pn[t*(inner+leaves):(t+1)*(inner+leaves)])
-				for j, v := range cu.tv {
-					out[j] += v
-				}
-			}
-			dT := cu.dT[q*k : (q+1)*k]
-			tr.losses[r] = tgt.grad(out, tr.y[r], dT, scale)
-			b := u*condRows + q
-			for t := range m {
-				e.backwardFull(t, dT, fu.s[t*inner:(t+1)*inner], fu.ds[t*inner:(t+1)*inner],
-					fu.pn[t*(inner+leaves):(t+1)*(inner+leaves)], fu.a,
-					fw.coef[(b*m+t)*inner:(b*m+t+1)*inner], fw.prob[(b*m+t)*leaves:(b*m+t+1)*leaves], nil)
-			}
-		}
-	})
-	g := tr.g
-	parallel.For(m, tr.s.threads, func(t int) {
-		gw := g.w[t*inner*p : (t+1)*inner*p]
-		clear(gw)
-		var gb []float64
-		if g.b != nil {
-			gb = g.b[t*inner : (t+1)*inner]
-			clear(gb)
-		}
-		gl := g.o[t*leaves*k : (t+1)*leaves*k]
-		clear(gl)
-		// Four rows at a time: every node's gradient row is read and
-		// written once for the four of them.
-		b := 0
-		for ; b+4 <= len(idx); b += 4 {
-			x0 := tr.x[idx[b]*p:][:p]
-			x1 := tr.x[idx[b+1]*p:][:p]
-			x2 := tr.x[idx[b+2]*p:][:p]
-			x3 := tr.x[idx[b+3]*p:][:p]
-			c0 := fw.coef[(b*m+t)*inner:][:inner]
-			c1 := fw.coef[((b+1)*m+t)*inner:][:inner]
-			c2 := fw.coef[((b+2)*m+t)*inner:][:inner]
-			c3 := fw.coef[((b+3)*m+t)*inner:][:inner]
-			for i := range inner {
-				a0, a1, a2, a3 := c0[i], c1[i], c2[i], c3[i]
-				if a0 == 0 && a1 == 0 && a2 == 0 && a3 == 0 {
-					continue
-				}
-				row := gw[i*p:][:p]
-				for j := range row {
-					row[j] += (a0*x0[j] + a1*x1[j]) + (a2*x2[j] + a3*x3[j])
-				}
-				if gb != nil {
-					gb[i] += (a0 + a1) + (a2 + a3)
-				}
-			}
-		}
-		for ; b < len(idx); b++ {
-			x := tr.x[idx[b]*p:][:p]
-			for i, c := range fw.coef[(b*m+t)*inner : (b*m+t+1)*inner] {
-				if c == 0 {
-					continue
-				}
-				row := gw[i*p : i*p+p]
-				for j, v := range x {
-					row[j] += c * v
-				}
-				if gb != nil {
-					gb[i] += c
-				}
-			}
-		}
-		for b := range idx {
-			u, q := b/condRows, b%condRows
-			dT := tr.units[u].dT[q*k : (q+1)*k]
-			for l, pr := range fw.prob[(b*m+t)*leaves : (b*m+t+1)*leaves] {
-				if pr == 0 {
-					continue
-				}
-				row := gl[l*k : l*k+k]
-				for j, d := range dT {
-					row[j] += pr * d
-				}
-			}
-		}
-	})
-	reached := 0
-	for u := range units {
-		reached += tr.units[u].reached
+	gw := g.w[t*inner*p : (t+1)*inner*p]
+	var gb []float64
+	if g.b != nil {
+		gb = g.b[t*inner : (t+1)*inner]
 	}
-	return reached
+	gl := g.o[t*leaves*k : (t+1)*leaves*k]
+	// Four rows at a time: every node's gradient row is read and
+	// written once for the four of them.
+	b := 0
+	for ; b+4 <= ps.n; b += 4 {
+		x0 := ps.row(b)
+		x1 := ps.row(b + 1)
+		x2 := ps.row(b + 2)
+		x3 := ps.row(b + 3)
+		c0 := fw.coef[(b*m+t)*inner:][:inner]
+		c1 := fw.coef[((b+1)*m+t)*inner:][:inner]
+		c2 := fw.coef[((b+2)*m+t)*inner:][:inner]
+		c3 := fw.coef[((b+3)*m+t)*inner:][:inner]
+		for i := range inner {
+			a0, a1, a2, a3 := c0[i], c1[i], c2[i], c3[i]
+			if a0 == 0 && a1 == 0 && a2 == 0 && a3 == 0 {
+				continue
+			}
+			row := gw[i*p:][:p]
+			for j := range row {
+				row[j] += (a0*x0[j] + a1*x1[j]) + (a2*x2[j] + a3*x3[j])
+			}
+			if gb != nil {
+				gb[i] += (a0 + a1) + (a2 + a3)
+			}
+		}
+	}
+	for ; b < ps.n; b++ {
+		x := ps.row(b)
+		for i, c := range fw.coef[(b*m+t)*inner : (b*m+t+1)*inner] {
+			if c == 0 {
+				continue
+			}
+			row := gw[i*p : i*p+p]
+			for j, v := range x {
+				row[j] += c * v
+			}
+			if gb != nil {
+				gb[i] += c
+			}
+		}
+	}
+	for b := range ps.n {
+		dT := dT[b*k : (b+1)*k]
+		for l, pr := range fw.prob[(b*m+t)*leaves : (b*m+t+1)*leaves] {
+			if pr == 0 {
+				continue
+			}
+			row := gl[l*k : l*k+k]
+			for j, d := range dT {
+				row[j] += pr * d
+			}
+		}
+	}
 }

@@ -130,6 +130,14 @@ type Options struct {
 	// their non-zero weights, which the smoothstep backend compiles into
 	// shorter margins. 0 means none.
 	L1 float64
+	// Project, when > 0, puts a trainable linear projection x' ↦ Ax' + c
+	// (a Projection from the standardised features to Project features)
+	// before the trees, trained jointly with them; the nodes then route on
+	// learned combinations of the features. The exported model folds the
+	// projection into the node weights and biases (see Projection), so it
+	// is an ordinary model of soft trees. It needs the Conditional mode. 0
+	// means none.
+	Project int
 	// EarlyStopping, when > 0, stops training after this many epochs
 	// without a strictly lower validation loss, and restores the weights of
 	// the best epoch. It needs a validation set.
@@ -213,6 +221,7 @@ type settings struct {
 	epochs, batch int
 	lr, l2, l1    float64
 	earlyStopping int
+	project       int
 	impute        bool
 	seed          uint64
 	threads       int
@@ -225,7 +234,7 @@ func (o Options) settings(hasValid bool) (settings, error) {
 		loss: o.Loss, trees: o.Trees, depth: o.Depth, gamma: o.Gamma,
 		act: o.Activation, alpha: o.Alpha, bias: o.Bias, mode: o.Mode,
 		epochs: o.Epochs, batch: o.BatchSize, lr: o.LearningRate, l2: o.L2, l1: o.L1,
-		earlyStopping: o.EarlyStopping, impute: o.Impute, seed: o.Seed, threads: o.Threads,
+		earlyStopping: o.EarlyStopping, project: o.Project, impute: o.Impute, seed: o.Seed, threads: o.Threads,
 	}
 	switch o.Loss {
 	case Softmax, Logistic, SquaredError:
@@ -270,6 +279,10 @@ func (o Options) settings(hasValid bool) (settings, error) {
 		return s, fmt.Errorf("tel: L2 must be a finite number >= 0, got %v", o.L2)
 	case !(o.L1 >= 0 && finite(o.L1)):
 		return s, fmt.Errorf("tel: L1 must be a finite number >= 0, got %v", o.L1)
+	case o.Project < 0:
+		return s, fmt.Errorf("tel: Project is negative (%d)", o.Project)
+	case o.Project > 0 && s.mode == Dense:
+		return s, errors.New("tel: Project needs the conditional mode")
 	case o.EarlyStopping < 0:
 		return s, fmt.Errorf("tel: EarlyStopping is negative (%d)", o.EarlyStopping)
 	case o.EarlyStopping > 0 && !hasValid:
@@ -303,6 +316,9 @@ func (s settings) params() map[string]string {
 		"early_stopping": strconv.Itoa(s.earlyStopping),
 		"impute":         strconv.FormatBool(s.impute),
 		"seed":           strconv.FormatUint(s.seed, 10),
+	}
+	if s.project > 0 {
+		p["project"] = strconv.Itoa(s.project)
 	}
 	if s.l1 > 0 {
 		p["l1"] = f(s.l1) // only when set: models without it keep their provenance

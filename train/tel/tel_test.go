@@ -282,9 +282,9 @@ func checkTrainerMargins(t *testing.T, full bool) {
 	}
 	force := func() {
 		if full {
-			tr.density = 1
+			tr.ps.density = 1
 		} else {
-			tr.density = 0
+			tr.ps.density = 0
 		}
 	}
 	force()
