@@ -185,11 +185,46 @@ func (tr *trainer) step(idx []int) int {
 			tr.g.w[i] += 2 * l2 * w
 		}
 	}
-	tr.opt.StepL1(tr.e.theta, tr.g.all, 0, len(tr.e.w), tr.s.l1, tr.s.threads)
+	tr.opt.Step(tr.e.theta, tr.g.all, tr.s.threads)
+	if tr.s.l1 > 0 {
+		tr.sparsify()
+	}
 	if tr.proj != nil {
 		tr.projOpt.Step(tr.proj.theta, tr.proj.grads, tr.s.threads)
 	}
 	return reached
+}
+
+// sparsify applies the L1 penalty's proximal step to the node weights
+// (optim.Adam.ProxL1), then gives every node's weight vector back the
+// Euclidean norm it had before, so that the penalty chooses the features
+// a node uses without shrinking its weights: the routing's sharpness is
+// the norm of the weights over γ, and plain proximal steps, which shrink
+// the norms, would soften the routing until most rows reach most leaves,
+// which costs speed in training and in generated code. A node whose
+// weights all become 0 keeps them 0.
+func (tr *trainer) sparsify() {
+	e, p := tr.e, tr.e.p
+	parallel.For(e.trees, tr.s.threads, func(t int) {
+		for r := t * e.inner; r < (t+1)*e.inner; r++ {
+			row := e.w[r*p : (r+1)*p]
+			before := 0.0
+			for _, w := range row {
+				before += w * w
+			}
+			tr.opt.ProxL1(e.w, r*p, (r+1)*p, tr.s.l1)
+			after := 0.0
+			for _, w := range row {
+				after += w * w
+			}
+			if after > 0 && after != before {
+				f := math.Sqrt(before / after)
+				for j := range row {
+					row[j] *= f
+				}
+			}
+		}
+	})
 }
 
 // conditionalGradient computes the gradient of the minibatch with the

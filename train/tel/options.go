@@ -121,14 +121,18 @@ type Options struct {
 	// leaves) to the mean loss of every minibatch, as Keras's l2
 	// regulariser does; 0 means none.
 	L2 float64
-	// L1 adds L1 * Σ|w| over the node weights W (not the biases, not the
-	// leaves) to the mean loss of every minibatch, minimised by proximal
-	// steps: after every Adam step each weight is shrunk towards 0 by L1
-	// times its own Adam step size, and set to exactly 0 when it is within
-	// that of 0 (train/internal/optim.Adam.StepL1). The exact zeros are
-	// what makes the hyperplanes sparse: the exported soft nodes list only
-	// their non-zero weights, which the smoothstep backend compiles into
-	// shorter margins. 0 means none.
+	// L1 makes the hyperplanes sparse: after every Adam step, each node
+	// weight takes the proximal step of the penalty L1·Σ|w| in Adam's
+	// metric (it is shrunk towards 0 by L1 times its own step size, and set
+	// to exactly 0 when it is within that of 0), and then every node's
+	// weight vector is scaled back to the Euclidean norm it had before the
+	// proximal step. The penalty thus chooses the features a node uses
+	// without shrinking the weights, whose norm (over γ) is the sharpness
+	// of the routing: plain proximal steps soften the routing until rows
+	// reach most leaves (docs/TEL.md has the figures). The exported soft
+	// nodes list only their non-zero weights, which the smoothstep backend
+	// compiles into shorter margins. 0 means none; it is not applied to
+	// the biases or the leaves.
 	L1 float64
 	// Project, when > 0, puts a trainable linear projection x' ↦ Ax' + c
 	// (a Projection from the standardised features to Project features)

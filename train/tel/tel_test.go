@@ -495,3 +495,69 @@ func TestRegressionAndMulticlassLearn(t *testing.T) {
 		})
 	}
 }
+
+// TestL1 trains on data whose class depends on features 0 to 2 of 10,
+// with and without Options.L1: with it, most node weights are exactly 0,
+// the exported nodes list only the others, the accuracy stays close, and
+// the provenance records the penalty.
+func TestL1(t *testing.T) {
+	d := synthetic(3, 2000, 10, 2)
+	var acc [2]float64
+	for i, l1 := range []float64{0, 0.001} {
+		o := DefaultOptions(Logistic)
+		o.Trees, o.Depth, o.Epochs, o.BatchSize, o.L1 = 5, 3, 20, 64, l1
+		en, err := Fit(d, nil, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		zeros := en.History()[len(en.History())-1].ZeroWeights
+		m, err := en.Model()
+		if err != nil {
+			t.Fatal(err)
+		}
+		listed := 0
+		for _, tr := range m.Trees {
+			for _, nd := range tr.Nodes {
+				for k := range nd.Indices {
+					if nd.Weights[k] == 0 {
+						t.Fatalf("l1=%g: an exported weight is 0", l1)
+					}
+					listed++
+				}
+			}
+		}
+		total := o.Trees * (1<<o.Depth - 1) * d.Cols
+		if want := 1 - float64(listed)/float64(total); math.Abs(zeros-want) > 1e-12 {
+			t.Errorf("l1=%g: ZeroWeights %v, exported model %v", l1, zeros, want)
+		}
+		if _, ok := m.Provenance.Params["l1"]; ok != (l1 > 0) {
+			t.Errorf("l1=%g: provenance %v", l1, m.Provenance.Params)
+		}
+		if l1 == 0 {
+			if zeros != 0 {
+				t.Errorf("without L1, %.1f%% of the weights are 0", 100*zeros)
+			}
+		} else {
+			if zeros < 0.5 {
+				t.Errorf("L1 %g: only %.1f%% of the weights are 0", l1, 100*zeros)
+			}
+		}
+		p := make([]float64, 1)
+		for r := range d.Rows {
+			if err := en.PredictMargin(d.Row(r), p); err != nil {
+				t.Fatal(err)
+			}
+			if (p[0] > 0) == (d.Y[r] == 1) {
+				acc[i] += 1 / float64(d.Rows)
+			}
+		}
+	}
+	if acc[1] < acc[0]-0.05 {
+		t.Errorf("accuracy %.3f with L1, %.3f without", acc[1], acc[0])
+	}
+	o := DefaultOptions(Logistic)
+	o.L1 = -1
+	if _, err := Fit(d, nil, o); err == nil || !contains(err.Error(), "L1 must be") {
+		t.Errorf("L1 -1: %v", err)
+	}
+}

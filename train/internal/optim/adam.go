@@ -38,31 +38,16 @@ func (a *Adam) SetLearningRate(lr float64) { a.lr = lr }
 // Step moves theta against the gradient g, on up to threads goroutines for
 // large parameter vectors; the result does not depend on threads.
 func (a *Adam) Step(theta, g []float64, threads int) {
-	a.StepL1(theta, g, 0, 0, 0, threads)
-}
-
-// StepL1 is Step followed, on theta[lo:hi], by the proximal operator of
-// lambda·Σ|θ_i| in Adam's own metric: every parameter moved by the step
-// size d_i = lr·√(1-β2^t)/(1-β1^t)/(√v_i + ε) of its update is then
-// shrunk towards 0 by lambda·d_i, and set to exactly 0 when it is within
-// lambda·d_i of it,
-//
-//	θ_i = sign(θ_i)·max(|θ_i| - lambda·d_i, 0)
-//
-// which is a proximal gradient step on the smooth loss plus the L1
-// penalty (the exact zeros are what makes the parameters sparse; a
-// subgradient step would only make them small).
-func (a *Adam) StepL1(theta, g []float64, lo, hi int, lambda float64, threads int) {
 	a.pow1 *= adamBeta1
 	a.pow2 *= adamBeta2
-	lr := a.lr * math.Sqrt(1-a.pow2) / (1 - a.pow1)
+	lr := a.rate()
 	n := len(theta)
 	if n < 4*adamBlock {
 		threads = 1
 	}
 	parallel.For((n+adamBlock-1)/adamBlock, threads, func(u int) {
-		b0, b1 := u*adamBlock, min(n, (u+1)*adamBlock)
-		th, gr, m, v := theta[b0:b1], g[b0:b1], a.m[b0:b1], a.v[b0:b1]
+		lo, hi := u*adamBlock, min(n, (u+1)*adamBlock)
+		th, gr, m, v := theta[lo:hi], g[lo:hi], a.m[lo:hi], a.v[lo:hi]
 		th, m, v = th[:len(gr)], m[:len(gr)], v[:len(gr)]
 		for i, gi := range gr {
 			mi := adamBeta1*m[i] + (1-adamBeta1)*gi
@@ -70,19 +55,37 @@ func (a *Adam) StepL1(theta, g []float64, lo, hi int, lambda float64, threads in
 			m[i], v[i] = mi, vi
 			th[i] -= lr * mi / (math.Sqrt(vi) + adamEpsilon)
 		}
-		if lambda == 0 {
-			return
-		}
-		for i := max(lo, b0); i < min(hi, b1); i++ {
-			t := lambda * lr / (math.Sqrt(a.v[i]) + adamEpsilon)
-			switch w := theta[i]; {
-			case w > t:
-				theta[i] = w - t
-			case w < -t:
-				theta[i] = w + t
-			default:
-				theta[i] = 0
-			}
-		}
 	})
+}
+
+// rate is the step size lr·√(1-β2^t)/(1-β1^t) of the last step.
+func (a *Adam) rate() float64 { return a.lr * math.Sqrt(1-a.pow2) / (1 - a.pow1) }
+
+// ProxL1 applies to theta[lo:hi], after a Step, the proximal operator of
+// lambda·Σ|θ_i| in Adam's own metric: every parameter, which the step
+// moved with the step size d_i = lr·√(1-β2^t)/(1-β1^t)/(√v_i + ε), is
+// shrunk towards 0 by lambda·d_i, and set to exactly 0 when it is within
+// lambda·d_i of it,
+//
+//	θ_i = sign(θ_i)·max(|θ_i| - lambda·d_i, 0)
+//
+// so that Step then ProxL1 is a proximal gradient step on the smooth loss
+// plus the L1 penalty (the exact zeros are what makes the parameters
+// sparse; a subgradient step would only make them small). Calls on
+// disjoint ranges may run concurrently.
+func (a *Adam) ProxL1(theta []float64, lo, hi int, lambda float64) {
+	lr := a.rate()
+	th, v := theta[lo:hi], a.v[lo:hi]
+	v = v[:len(th)]
+	for i, w := range th {
+		t := lambda * lr / (math.Sqrt(v[i]) + adamEpsilon)
+		switch {
+		case w > t:
+			th[i] = w - t
+		case w < -t:
+			th[i] = w + t
+		default:
+			th[i] = 0
+		}
+	}
 }

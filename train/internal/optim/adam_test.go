@@ -110,7 +110,9 @@ func TestAdamL1(t *testing.T) {
 		for i, th := range theta {
 			g[i] = 2 * (th - c[i])
 		}
-		a.StepL1(theta, g, 0, 4, lambda, 1)
+		a.Step(theta, g, 1)
+		a.ProxL1(theta, 0, 2, lambda)
+		a.ProxL1(theta, 2, 4, lambda)
 	}
 	for i, th := range theta {
 		if want[i] == 0 {
