@@ -55,7 +55,19 @@
 // -workers: the (data set, seed) units run in parallel on -workers
 // goroutines, one thread each, the largest data sets first. Progress goes
 // to stderr; the Markdown table goes to stdout; -out names the directory
-// for tel-vs-paper.csv (empty: no CSV). docs/TEL.md shows the result.
+// for the CSV, -csv its name (tel-vs-paper.csv; empty -out: no CSV).
+// docs/TEL.md shows the result.
+//
+// Two extra experiments keep the architecture and the tuning and change
+// the model: -project K (or p, as many as the data set's features) trains
+// a projection of the standardised features jointly with the trees
+// (tel.Options.Project), and -l1 λ adds the L1 penalty λ·Σ|w| on the node
+// weights (tel.Options.L1) to every model. The table then also gives the
+// fraction of the final models' node weights that are exactly 0 and the
+// leaves a test row reaches per tree:
+//
+//	go run ./docs/tel-vs-paper -project p -csv tel-project.csv
+//	go run ./docs/tel-vs-paper -l1 0.001 -csv tel-l1.csv
 package main
 
 import (
@@ -161,6 +173,9 @@ type settings struct {
 	bias               bool
 	trees, depth       int
 	tolerance          float64
+	project            string  // "", "p" (as many as the features) or a number
+	l1                 float64 // Options.L1 of every model
+	csvName            string
 	out, only, cmdLine string
 	start              time.Time
 	paperAUC, paperSE  map[string]float64
@@ -204,14 +219,16 @@ type seedResult struct {
 	test      float64 // test AUC of the retrained model (the whole 70%)
 	seconds   float64
 	gridSizes int
-	folds     int // 1: a single validation split; else k-fold cross-validation
-	checked   int // test rows on which generated code was checked (-check-codegen)
+	folds     int     // 1: a single validation split; else k-fold cross-validation
+	checked   int     // test rows on which generated code was checked (-check-codegen)
+	zeros     float64 // the fraction of the final model's node weights that are 0
+	leaves    float64 // the leaves a test row reaches per tree, with the final model
 }
 
 func main() {
 	var s settings
 	var gammas, lrs, l2s, bigGammas, bigLRs string
-	flag.StringVar(&s.out, "out", "docs", "directory for tel-vs-paper.csv (empty: no CSV)")
+	flag.StringVar(&s.out, "out", "docs", "directory for the CSV (empty: no CSV)")
 	flag.IntVar(&s.seeds, "seeds", 5, "seeds (splits and initialisations) 1..n per data set")
 	flag.StringVar(&s.only, "only", "", "comma-separated data set names to run (default: the 21 of Table 3 present)")
 	flag.StringVar(&s.dir, "data", "testdata/pmlb", "directory holding MANIFEST.tsv and the data sets")
@@ -235,6 +252,9 @@ func main() {
 	flag.IntVar(&s.trees, "trees", trees, "trees (the paper's fixed architecture has 10; anything else is an extra experiment)")
 	flag.IntVar(&s.depth, "depth", depth, "tree depth (the paper's fixed architecture has 4; anything else is an extra experiment)")
 	flag.Float64Var(&s.tolerance, "tolerance", 0.02, "the acceptance bound on |ours - paper|")
+	flag.StringVar(&s.project, "project", "", "train a projection jointly with the trees (Options.Project): to this many features, or p for as many as the data set's")
+	flag.Float64Var(&s.l1, "l1", 0, "L1 penalty on the node weights of every model (Options.L1; not tuned)")
+	flag.StringVar(&s.csvName, "csv", "tel-vs-paper.csv", "name of the CSV file written in -out")
 	flag.BoolVar(&s.checkCodegen, "check-codegen", false, "also compile every final model with the smoothstep backend (float64) and check it against the interpreter, bit for bit, and the trainer, to 1e-12, on every test row")
 	flag.Parse()
 	s.cmdLine = "go run ./docs/tel-vs-paper " + strings.Join(os.Args[1:], " ")
@@ -473,6 +493,18 @@ func runUnit(s *settings, st *set, seed int) (seedResult, error) {
 		cfgs = grid(s.bigGammas, s.bigLRs, s.l2s)
 	}
 	base.EarlyStopping = s.patience
+	base.L1 = s.l1
+	switch s.project {
+	case "":
+	case "p":
+		base.Project = st.d.Cols
+	default:
+		k, err := strconv.Atoi(s.project)
+		if err != nil || k < 1 {
+			return seedResult{}, fmt.Errorf("-project %q: want p or a number of features >= 1", s.project)
+		}
+		base.Project = k
+	}
 
 	res := seedResult{seed: seed, batch: base.BatchSize, gridSizes: len(cfgs), folds: folds}
 	bestAUC, bestLoss := math.Inf(-1), math.Inf(1)
@@ -526,6 +558,10 @@ configs:
 		return res, fmt.Errorf("retraining with %s for %d epochs: %w", res.cfg, res.epochs, err)
 	}
 	if res.test, err = testAUC(en, testSet, truth, st.k); err != nil {
+		return res, err
+	}
+	res.zeros = en.History()[len(en.History())-1].ZeroWeights
+	if res.leaves, err = en.ReachableLeaves(testSet); err != nil {
 		return res, err
 	}
 	if s.checkCodegen {
@@ -648,12 +684,12 @@ func chosen(rs []seedResult) string {
 func report(s *settings, names []string, total time.Duration) error {
 	header := []string{"dataset", "rows", "features", "classes", "paper_tel_auc", "paper_tel_se", "paper_fixed_arch_auc",
 		"ours_mean", "ours_se", "difference", "within_tolerance", "ours_56pct_mean", "tuning", "batch", "grid_size",
-		"chosen_gamma/lr[/l2]/epochs_per_seed", "ours_per_seed", "unit_seconds"}
+		"chosen_gamma/lr[/l2]/epochs_per_seed", "ours_per_seed", "unit_seconds", "zero_weights_mean", "leaves_reached_mean"}
 	table := [][]string{header}
 	f4 := func(v float64) string { return strconv.FormatFloat(v, 'f', 4, 64) }
-	fmt.Printf("| data set | rows | classes | paper TEL (Table 3) | ours, mean ± SE (%d seeds) | ours − paper | within %.2f | paper, 10×4 (Table 2) | ours without retraining | tuning | batch | chosen γ/lr/epochs, seeds 1–%d |\n",
+	fmt.Printf("| data set | rows | classes | paper TEL (Table 3) | ours, mean ± SE (%d seeds) | ours − paper | within %.2f | paper, 10×4 (Table 2) | ours without retraining | tuning | batch | chosen γ/lr/epochs, seeds 1–%d | zero weights | leaves/row |\n",
 		s.seeds, s.tolerance, s.seeds)
-	fmt.Println("| --- | ---: | ---: | ---: | ---: | ---: | :---: | ---: | ---: | --- | ---: | --- |")
+	fmt.Println("| --- | ---: | ---: | ---: | ---: | ---: | :---: | ---: | ---: | --- | ---: | --- | ---: | ---: |")
 	misses := 0
 	for _, n := range names {
 		rs := s.results[n]
@@ -672,8 +708,11 @@ func report(s *settings, names []string, total time.Duration) error {
 			misses++
 		}
 		var per []string
+		zeros, leaves := 0.0, 0.0
 		for _, r := range rs {
 			per = append(per, f4(r.test))
+			zeros += r.zeros / float64(len(rs))
+			leaves += r.leaves / float64(len(rs))
 		}
 		tuning := "split"
 		if rs[0].folds > 1 {
@@ -687,11 +726,17 @@ func report(s *settings, names []string, total time.Duration) error {
 		table = append(table, []string{n, strconv.Itoa(st.d.Rows), strconv.Itoa(st.d.Cols), strconv.Itoa(st.k),
 			strconv.FormatFloat(s.paperAUC[n], 'f', 3, 64), strconv.FormatFloat(s.paperSE[n], 'f', 3, 64), fixedCSV,
 			f4(m), f4(se), f4(diff), strconv.FormatBool(ok), f4(h), tuning, strconv.Itoa(rs[0].batch), strconv.Itoa(rs[0].gridSizes),
-			chosen(rs), strings.Join(per, " "), strconv.FormatFloat(s.datasetSeconds[n], 'f', 1, 64)})
-		fmt.Printf("| %s | %d | %d | %.3f ± %.3f | %.4f ± %.4f | %+.4f | %s | %s | %.4f | %s | %d | %s |\n",
-			n, st.d.Rows, st.k, s.paperAUC[n], s.paperSE[n], m, se, diff, mark, fixed, h, tuning, rs[0].batch, chosen(rs))
+			chosen(rs), strings.Join(per, " "), strconv.FormatFloat(s.datasetSeconds[n], 'f', 1, 64), f4(zeros), strconv.FormatFloat(leaves, 'f', 2, 64)})
+		fmt.Printf("| %s | %d | %d | %.3f ± %.3f | %.4f ± %.4f | %+.4f | %s | %s | %.4f | %s | %d | %s | %.1f%% | %.2f |\n",
+			n, st.d.Rows, st.k, s.paperAUC[n], s.paperSE[n], m, se, diff, mark, fixed, h, tuning, rs[0].batch, chosen(rs), 100*zeros, leaves)
 	}
 	arch := fmt.Sprintf("%d trees of depth %d", s.trees, s.depth)
+	if s.project != "" {
+		arch += ", a projection to " + s.project + " features trained jointly (an extra experiment)"
+	}
+	if s.l1 != 0 {
+		arch += fmt.Sprintf(", L1 %g on the node weights (an extra experiment)", s.l1)
+	}
 	if s.trees != trees || s.depth != depth {
 		arch += " (NOT the paper's fixed 10 × 4: an extra experiment)"
 	}
@@ -710,7 +755,7 @@ func report(s *settings, names []string, total time.Duration) error {
 	if s.out == "" {
 		return nil
 	}
-	return atomicfile.Write(filepath.Join(s.out, "tel-vs-paper.csv"), 0o644, func(w io.Writer) error {
+	return atomicfile.Write(filepath.Join(s.out, s.csvName), 0o644, func(w io.Writer) error {
 		return csv.NewWriter(w).WriteAll(table)
 	})
 }

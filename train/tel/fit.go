@@ -175,19 +175,12 @@ func newTrainer(e *ensemble, s settings, tgt *target, x, y []float64, n int) (*t
 // returns the number of (row, tree, leaf) triples reached.
 func (tr *trainer) step(idx []int) int {
 	var reached int
+	tr.opt.Begin()
 	if tr.s.mode == Dense {
 		reached = tr.denseGradient(idx)
+		parallel.For(tr.e.trees, tr.s.threads, tr.update)
 	} else {
 		reached = tr.conditionalGradient(idx)
-	}
-	if l2 := tr.s.l2; l2 > 0 {
-		for i, w := range tr.e.w {
-			tr.g.w[i] += 2 * l2 * w
-		}
-	}
-	tr.opt.Step(tr.e.theta, tr.g.all, tr.s.threads)
-	if tr.s.l1 > 0 {
-		tr.sparsify()
 	}
 	if tr.proj != nil {
 		tr.projOpt.Step(tr.proj.theta, tr.proj.grads, tr.s.threads)
@@ -195,36 +188,60 @@ func (tr *trainer) step(idx []int) int {
 	return reached
 }
 
-// sparsify applies the L1 penalty's proximal step to the node weights
-// (optim.Adam.ProxL1), then gives every node's weight vector back the
-// Euclidean norm it had before, so that the penalty chooses the features
-// a node uses without shrinking its weights: the routing's sharpness is
-// the norm of the weights over γ, and plain proximal steps, which shrink
-// the norms, would soften the routing until most rows reach most leaves,
-// which costs speed in training and in generated code. A node whose
-// weights all become 0 keeps them 0.
-func (tr *trainer) sparsify() {
+// update applies the step begun by tr.opt.Begin to the parameters of
+// tree t, whose gradient is in tr.g: the L2 penalty's gradient added to
+// the node weights', Adam's update of the weights, biases and leaves, and
+// the L1 penalty's proximal step (sparsify). Every parameter's update
+// depends on its own values only, so updating tree by tree is one step of
+// the whole.
+func (tr *trainer) update(t int) {
+	e, g := tr.e, tr.g
+	wlo, whi := t*e.inner*e.p, (t+1)*e.inner*e.p
+	if l2 := tr.s.l2; l2 > 0 {
+		for i := wlo; i < whi; i++ {
+			g.w[i] += 2 * l2 * e.w[i]
+		}
+	}
+	tr.opt.Update(e.theta, g.all, wlo, whi)
+	if e.hasBias {
+		nw := len(e.w)
+		tr.opt.Update(e.theta, g.all, nw+t*e.inner, nw+(t+1)*e.inner)
+	}
+	olo := len(e.theta) - len(e.o)
+	tr.opt.Update(e.theta, g.all, olo+t*e.leaves*e.k, olo+(t+1)*e.leaves*e.k)
+	if tr.s.l1 > 0 {
+		tr.sparsify(t)
+	}
+}
+
+// sparsify applies the L1 penalty's proximal step to the node weights of
+// tree t (optim.Adam.ProxL1), then gives every node's weight vector back
+// the Euclidean norm it had before, so that the penalty chooses the
+// features a node uses without shrinking its weights: the routing's
+// sharpness is the norm of the weights over γ, and plain proximal steps,
+// which shrink the norms, would soften the routing until most rows reach
+// most leaves, which costs speed in training and in generated code. A
+// node whose weights all become 0 keeps them 0.
+func (tr *trainer) sparsify(t int) {
 	e, p := tr.e, tr.e.p
-	parallel.For(e.trees, tr.s.threads, func(t int) {
-		for r := t * e.inner; r < (t+1)*e.inner; r++ {
-			row := e.w[r*p : (r+1)*p]
-			before := 0.0
-			for _, w := range row {
-				before += w * w
-			}
-			tr.opt.ProxL1(e.w, r*p, (r+1)*p, tr.s.l1)
-			after := 0.0
-			for _, w := range row {
-				after += w * w
-			}
-			if after > 0 && after != before {
-				f := math.Sqrt(before / after)
-				for j := range row {
-					row[j] *= f
-				}
+	for r := t * e.inner; r < (t+1)*e.inner; r++ {
+		row := e.w[r*p : (r+1)*p]
+		before := 0.0
+		for _, w := range row {
+			before += w * w
+		}
+		tr.opt.ProxL1(e.w, r*p, (r+1)*p, tr.s.l1)
+		after := 0.0
+		for _, w := range row {
+			after += w * w
+		}
+		if after > 0 && after != before {
+			f := math.Sqrt(before / after)
+			for j := range row {
+				row[j] *= f
 			}
 		}
-	})
+	}
 }
 
 // conditionalGradient computes the gradient of the minibatch with the
@@ -251,7 +268,7 @@ func (tr *trainer) conditionalGradient(idx []int) int {
 		r := idx[b]
 		tr.losses[r] = tgt.grad(o, tr.y[r], d, scale)
 	}, dT, dy)
-	tr.ps.gradient(tr.g, dT)
+	tr.ps.gradient(tr.g, dT, tr.update)
 	if pr := tr.proj; pr != nil {
 		pr.ZeroGrads()
 		_ = pr.Backward(dy, nil)

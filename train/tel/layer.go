@@ -125,7 +125,7 @@ func (l *Layer) Backward(dOut, dx []float64) error {
 		return fmt.Errorf("tel: Backward of %d rows needs %d output gradients and room for %d input gradients, got %d and %d", l.n, l.n*e.k, l.n*e.p, len(dOut), len(dx))
 	}
 	l.ps.backward(dOut, dx)
-	l.ps.gradient(l.g, dOut)
+	l.ps.gradient(l.g, dOut, nil)
 	for i, v := range l.g.all {
 		l.grads.all[i] += v
 	}

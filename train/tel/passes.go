@@ -172,8 +172,11 @@ func (ps *passes) backward(dT, dx []float64) {
 
 // gradient writes the gradient of the minibatch, whose backward passes
 // are done, into g (which it overwrites): for every tree, in parallel, the
-// sum over the rows in minibatch order.
-func (ps *passes) gradient(g *gradient, dT []float64) {
+// sum over the rows in minibatch order. With after not nil, it calls
+// after(t) once tree t's gradient is complete, on the goroutine that
+// summed it (the trainer updates the tree's parameters there, while they
+// are in cache).
+func (ps *passes) gradient(g *gradient, dT []float64, after func(t int)) {
 	e := ps.e
 	p, k, m, inner, leaves := e.p, e.k, e.trees, e.inner, e.leaves
 	parallel.For(m, ps.threads, func(t int) {
@@ -182,6 +185,9 @@ func (ps *passes) gradient(g *gradient, dT []float64) {
 			clear(g.b[t*inner : (t+1)*inner])
 		}
 		clear(g.o[t*leaves*k : (t+1)*leaves*k])
+		if after != nil {
+			defer after(t)
+		}
 		if ps.full {
 			ps.fullTreeGradient(g, t, dT)
 			return

@@ -38,24 +38,38 @@ func (a *Adam) SetLearningRate(lr float64) { a.lr = lr }
 // Step moves theta against the gradient g, on up to threads goroutines for
 // large parameter vectors; the result does not depend on threads.
 func (a *Adam) Step(theta, g []float64, threads int) {
-	a.pow1 *= adamBeta1
-	a.pow2 *= adamBeta2
-	lr := a.rate()
+	a.Begin()
 	n := len(theta)
 	if n < 4*adamBlock {
 		threads = 1
 	}
 	parallel.For((n+adamBlock-1)/adamBlock, threads, func(u int) {
-		lo, hi := u*adamBlock, min(n, (u+1)*adamBlock)
-		th, gr, m, v := theta[lo:hi], g[lo:hi], a.m[lo:hi], a.v[lo:hi]
-		th, m, v = th[:len(gr)], m[:len(gr)], v[:len(gr)]
-		for i, gi := range gr {
-			mi := adamBeta1*m[i] + (1-adamBeta1)*gi
-			vi := adamBeta2*v[i] + (1-adamBeta2)*gi*gi
-			m[i], v[i] = mi, vi
-			th[i] -= lr * mi / (math.Sqrt(vi) + adamEpsilon)
-		}
+		a.Update(theta, g, u*adamBlock, min(n, (u+1)*adamBlock))
 	})
+}
+
+// Begin starts a step that Update then applies to parts of the
+// parameters: Begin, then Update on ranges that cover every parameter
+// once (concurrently if they are disjoint), is Step.
+func (a *Adam) Begin() {
+	a.pow1 *= adamBeta1
+	a.pow2 *= adamBeta2
+}
+
+// Update applies the step begun by Begin to theta[lo:hi] with the
+// gradient g[lo:hi]. Every parameter's update depends on its own
+// gradient and moments only, so the result does not depend on how the
+// ranges are split.
+func (a *Adam) Update(theta, g []float64, lo, hi int) {
+	lr := a.rate()
+	th, gr, m, v := theta[lo:hi], g[lo:hi], a.m[lo:hi], a.v[lo:hi]
+	th, m, v = th[:len(gr)], m[:len(gr)], v[:len(gr)]
+	for i, gi := range gr {
+		mi := adamBeta1*m[i] + (1-adamBeta1)*gi
+		vi := adamBeta2*v[i] + (1-adamBeta2)*gi*gi
+		m[i], v[i] = mi, vi
+		th[i] -= lr * mi / (math.Sqrt(vi) + adamEpsilon)
+	}
 }
 
 // rate is the step size lr·√(1-β2^t)/(1-β1^t) of the last step.
