@@ -61,13 +61,15 @@
 // Two extra experiments keep the architecture and the tuning and change
 // the model: -project K (or p, as many as the data set's features) trains
 // a projection of the standardised features jointly with the trees
-// (tel.Options.Project), and -l1 λ adds the L1 penalty λ·Σ|w| on the node
-// weights (tel.Options.L1) to every model. The table then also gives the
-// fraction of the final models' node weights that are exactly 0 and the
-// leaves a test row reaches per tree:
+// (tel.Options.Project), and -l1s adds a grid of L1 penalties on the node
+// weights (tel.Options.L1) to the tuning, where with -min-zeros z only the
+// configurations whose tuning models have at least the fraction z of
+// their node weights exactly 0 qualify (if none does, the sparsest wins).
+// The table also gives the fraction of the final models' node weights
+// that are exactly 0 and the leaves a test row reaches per tree:
 //
 //	go run ./docs/tel-vs-paper -project p -csv tel-project.csv
-//	go run ./docs/tel-vs-paper -l1 0.001 -csv tel-l1.csv
+//	go run ./docs/tel-vs-paper -l1s 0.001,0.01 -min-zeros 0.7 -csv tel-l1.csv
 package main
 
 import (
@@ -163,6 +165,8 @@ type settings struct {
 	seeds              int
 	valid              float64
 	gammas, lrs, l2s   []float64
+	l1s                []float64
+	minZeros           float64
 	bigGammas, bigLRs  []float64
 	epochs, bigEpochs  int
 	patience           int
@@ -173,8 +177,7 @@ type settings struct {
 	bias               bool
 	trees, depth       int
 	tolerance          float64
-	project            string  // "", "p" (as many as the features) or a number
-	l1                 float64 // Options.L1 of every model
+	project            string // "", "p" (as many as the features) or a number
 	csvName            string
 	out, only, cmdLine string
 	start              time.Time
@@ -201,11 +204,11 @@ type set struct {
 
 // config is one point of the tuning grid.
 type config struct {
-	gamma, lr, l2 float64
+	gamma, lr, l2, l1 float64
 }
 
 func (c config) String() string {
-	return fmt.Sprintf("γ=%g lr=%g l2=%g", c.gamma, c.lr, c.l2)
+	return fmt.Sprintf("γ=%g lr=%g l2=%g l1=%g", c.gamma, c.lr, c.l2, c.l1)
 }
 
 // seedResult is the outcome of one (data set, seed) unit.
@@ -227,7 +230,7 @@ type seedResult struct {
 
 func main() {
 	var s settings
-	var gammas, lrs, l2s, bigGammas, bigLRs string
+	var gammas, lrs, l2s, l1s, bigGammas, bigLRs string
 	flag.StringVar(&s.out, "out", "docs", "directory for the CSV (empty: no CSV)")
 	flag.IntVar(&s.seeds, "seeds", 5, "seeds (splits and initialisations) 1..n per data set")
 	flag.StringVar(&s.only, "only", "", "comma-separated data set names to run (default: the 21 of Table 3 present)")
@@ -253,7 +256,8 @@ func main() {
 	flag.IntVar(&s.depth, "depth", depth, "tree depth (the paper's fixed architecture has 4; anything else is an extra experiment)")
 	flag.Float64Var(&s.tolerance, "tolerance", 0.02, "the acceptance bound on |ours - paper|")
 	flag.StringVar(&s.project, "project", "", "train a projection jointly with the trees (Options.Project): to this many features, or p for as many as the data set's")
-	flag.Float64Var(&s.l1, "l1", 0, "L1 penalty on the node weights of every model (Options.L1; not tuned)")
+	flag.StringVar(&l1s, "l1s", "0", "grid of L1 penalties on the node weights (Options.L1)")
+	flag.Float64Var(&s.minZeros, "min-zeros", 0, "tuning: only configurations whose models have at least this fraction of zero node weights qualify (if none does, the one with the most zeros wins)")
 	flag.StringVar(&s.csvName, "csv", "tel-vs-paper.csv", "name of the CSV file written in -out")
 	flag.BoolVar(&s.checkCodegen, "check-codegen", false, "also compile every final model with the smoothstep backend (float64) and check it against the interpreter, bit for bit, and the trainer, to 1e-12, on every test row")
 	flag.Parse()
@@ -262,7 +266,7 @@ func main() {
 	for _, g := range []struct {
 		text string
 		dst  *[]float64
-	}{{gammas, &s.gammas}, {lrs, &s.lrs}, {l2s, &s.l2s}, {bigGammas, &s.bigGammas}, {bigLRs, &s.bigLRs}} {
+	}{{gammas, &s.gammas}, {lrs, &s.lrs}, {l2s, &s.l2s}, {l1s, &s.l1s}, {bigGammas, &s.bigGammas}, {bigLRs, &s.bigLRs}} {
 		if *g.dst, err = parseList(g.text); err != nil {
 			fail(err)
 		}
@@ -289,12 +293,14 @@ func parseList(text string) ([]float64, error) {
 	return out, nil
 }
 
-func grid(gammas, lrs, l2s []float64) []config {
+func grid(gammas, lrs, l2s, l1s []float64) []config {
 	var out []config
-	for _, l2 := range l2s {
-		for _, lr := range lrs {
-			for _, g := range gammas {
-				out = append(out, config{g, lr, l2})
+	for _, l1 := range l1s {
+		for _, l2 := range l2s {
+			for _, lr := range lrs {
+				for _, g := range gammas {
+					out = append(out, config{g, lr, l2, l1})
+				}
 			}
 		}
 	}
@@ -360,7 +366,7 @@ func run(s *settings) error {
 	s.datasetSeconds = map[string]float64{}
 	fmt.Fprintf(os.Stderr, "%d data sets, %d seeds, %d units on %d workers; grid %d configurations (%d for data sets over %d rows)\n",
 		len(names), s.seeds, len(units), s.workers,
-		len(grid(s.gammas, s.lrs, s.l2s)), len(grid(s.bigGammas, s.bigLRs, s.l2s)), s.bigRows)
+		len(grid(s.gammas, s.lrs, s.l2s, s.l1s)), len(grid(s.bigGammas, s.bigLRs, s.l2s, s.l1s)), s.bigRows)
 
 	work := make(chan unit)
 	var wg sync.WaitGroup
@@ -415,7 +421,7 @@ func load(s *settings, name string) (*set, error) {
 	}
 	st.cost = float64(d.Rows) * float64(d.Cols+outputs)
 	if st.big {
-		st.cost *= float64(len(grid(s.bigGammas, s.bigLRs, s.l2s))*s.bigEpochs) / float64(len(grid(s.gammas, s.lrs, s.l2s))*s.epochs)
+		st.cost *= float64(len(grid(s.bigGammas, s.bigLRs, s.l2s, s.l1s))*s.bigEpochs) / float64(len(grid(s.gammas, s.lrs, s.l2s, s.l1s))*s.epochs)
 	}
 	return st, nil
 }
@@ -487,13 +493,12 @@ func runUnit(s *settings, st *set, seed int) (seedResult, error) {
 		base.BatchSize = s.smallBatch
 	}
 	base.Epochs = s.epochs
-	cfgs := grid(s.gammas, s.lrs, s.l2s)
+	cfgs := grid(s.gammas, s.lrs, s.l2s, s.l1s)
 	if st.big {
 		base.Epochs = s.bigEpochs
-		cfgs = grid(s.bigGammas, s.bigLRs, s.l2s)
+		cfgs = grid(s.bigGammas, s.bigLRs, s.l2s, s.l1s)
 	}
 	base.EarlyStopping = s.patience
-	base.L1 = s.l1
 	switch s.project {
 	case "":
 	case "p":
@@ -508,6 +513,7 @@ func runUnit(s *settings, st *set, seed int) (seedResult, error) {
 
 	res := seedResult{seed: seed, batch: base.BatchSize, gridSizes: len(cfgs), folds: folds}
 	bestAUC, bestLoss := math.Inf(-1), math.Inf(1)
+	bestOK, bestZeros := false, -1.0
 	var best []*tel.Ensemble
 	sets := make([][2]*data.Dataset, len(splits))
 	for f, sp := range splits {
@@ -516,9 +522,9 @@ func runUnit(s *settings, st *set, seed int) (seedResult, error) {
 configs:
 	for _, c := range cfgs {
 		o := base
-		o.Gamma, o.LearningRate, o.L2 = c.gamma, c.lr, c.l2
+		o.Gamma, o.LearningRate, o.L2, o.L1 = c.gamma, c.lr, c.l2, c.l1
 		var models []*tel.Ensemble
-		auc, vloss, epochs := 0.0, 0.0, 0.0
+		auc, vloss, epochs, zeros := 0.0, 0.0, 0.0, 0.0
 		for _, fv := range sets {
 			en, err := tel.Fit(fv[0], fv[1], o)
 			if err != nil {
@@ -532,10 +538,23 @@ configs:
 			auc += info.ValidAUC / float64(len(sets))
 			vloss += info.ValidLoss / float64(len(sets))
 			epochs += float64(en.BestEpoch()) / float64(len(sets))
+			zeros += info.ZeroWeights / float64(len(sets))
 			models = append(models, en)
 		}
-		if auc > bestAUC || (auc == bestAUC && vloss < bestLoss) {
-			bestAUC, bestLoss = auc, vloss
+		// With -min-zeros, a configuration sparse enough beats one that
+		// is not; among those that are not, the sparser wins.
+		ok := zeros >= s.minZeros
+		better := auc > bestAUC || (auc == bestAUC && vloss < bestLoss)
+		switch {
+		case ok && !bestOK:
+			better = true
+		case !ok && bestOK:
+			better = false
+		case !ok && !bestOK && zeros != bestZeros:
+			better = zeros > bestZeros
+		}
+		if better {
+			bestAUC, bestLoss, bestOK, bestZeros = auc, vloss, ok, zeros
 			best, res.cfg, res.validAUC = models, c, auc
 			res.epochs = max(1, int(math.Round(epochs)))
 		}
@@ -551,7 +570,7 @@ configs:
 		res.heldout += a / float64(len(best))
 	}
 	o := base
-	o.Gamma, o.LearningRate, o.L2 = res.cfg.gamma, res.cfg.lr, res.cfg.l2
+	o.Gamma, o.LearningRate, o.L2, o.L1 = res.cfg.gamma, res.cfg.lr, res.cfg.l2, res.cfg.l1
 	o.Epochs, o.EarlyStopping = res.epochs, 0
 	en, err := tel.Fit(whole, nil, o)
 	if err != nil {
@@ -676,6 +695,9 @@ func chosen(rs []seedResult) string {
 		if r.cfg.l2 != 0 {
 			l2 = fmt.Sprintf("/%g", r.cfg.l2)
 		}
+		if r.cfg.l1 != 0 {
+			l2 += fmt.Sprintf("/l1=%g", r.cfg.l1)
+		}
 		parts = append(parts, fmt.Sprintf("%g/%g%s/%d", r.cfg.gamma, r.cfg.lr, l2, r.epochs))
 	}
 	return strings.Join(parts, " ")
@@ -734,8 +756,8 @@ func report(s *settings, names []string, total time.Duration) error {
 	if s.project != "" {
 		arch += ", a projection to " + s.project + " features trained jointly (an extra experiment)"
 	}
-	if s.l1 != 0 {
-		arch += fmt.Sprintf(", L1 %g on the node weights (an extra experiment)", s.l1)
+	if len(s.l1s) > 1 || s.l1s[0] != 0 {
+		arch += fmt.Sprintf(", L1 in %v on the node weights with at least %.0f%% zero weights (an extra experiment)", s.l1s, 100*s.minZeros)
 	}
 	if s.trees != trees || s.depth != depth {
 		arch += " (NOT the paper's fixed 10 × 4: an extra experiment)"
