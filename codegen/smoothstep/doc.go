@@ -1,37 +1,40 @@
 // Package smoothstep is treegen's backend for soft trees, the trees of the
 // Tree Ensemble Layer (Hazimeh et al., 2020). Every run of consecutive
-// perfect soft trees of one depth with dense weights and constant leaves,
-// the shape of a trained TEL, is evaluated level by level, all its trees
-// together (see "Level-synchronous evaluation" below). Every other tree with
-// soft nodes becomes one Go function, unrolled, that visits the tree depth
-// first as the interpreter does. Both skip every subtree that the row
-// reaches with probability exactly 0 (the paper's conditional computation).
-// Trees without soft nodes are compiled as the ifelse backend compiles
-// them; a tree may mix soft nodes with axis-aligned, oblique and categorical
-// splits and with constant and softmax leaves. Latent trees are not
-// supported (the ifelse backend compiles them). [Check] says whether a
-// model can be compiled; codegen.Generate with Backend "smoothstep" does
-// the compiling.
+// perfect soft trees of one depth with constant leaves, the shape of a
+// trained TEL, can be evaluated level by level, all its trees together (see
+// "Level-synchronous evaluation" below), whether its nodes weigh every
+// feature (dense) or only some (sparse, as an L1 penalty leaves them); a
+// cost model chooses, run by run, between that and unrolled trees (see
+// "Choosing the path"). Every other tree with soft nodes becomes one Go
+// function, unrolled, that visits the tree depth first as the interpreter
+// does. Both skip every subtree that the row reaches with probability
+// exactly 0 (the paper's conditional computation). Trees without soft
+// nodes are compiled as the ifelse backend compiles them; a tree may mix
+// soft nodes with axis-aligned, oblique and categorical splits and with
+// constant and softmax leaves. Latent trees are not supported (the ifelse
+// backend compiles them). [Check] says whether a model can be compiled;
+// codegen.Generate with Backend "smoothstep" does the compiling.
 //
 // # Level-synchronous evaluation
 //
 // A level group (level.go) is a run of consecutive trees that are perfect
 // soft trees of the same depth d, every internal node a soft node of width
-// γ > 0 (γ/2 not 0 in the working precision, γ finite) whose weights cover
-// every feature in order (models of 6 features or more, nothing pruned),
-// every leaf a constant leaf whose values are finite in the working
-// precision, all of them writing every output or all writing one. Its
-// trees are not unrolled: their biases and weights are rows of one table,
-// level-major (lvW0 for the group that starts at tree 0), their leaf
-// values rows of another (lvV0), and one compact function (lvTrees0) walks
-// them:
+// γ > 0 (γ/2 not 0 in the working precision, γ finite), every leaf a
+// constant leaf whose values are finite in the working precision, all of
+// them writing every output or all writing one, and all of them dense
+// (every node weighs every feature, in a model of 6 features or more,
+// nothing pruned away) or all sparse (the others). Its trees are not
+// unrolled: their biases and weights are rows of one table, level-major
+// (lvW0 for the group that starts at tree 0), their leaf values rows of
+// another (lvV0), and one compact function (lvTrees0) walks them:
 //
 //   - The frontier of a level is the list of the nodes of that level, of
 //     every tree of the group, that the row reaches with a path probability
 //     other than 0, with those probabilities, in tree order and left to
 //     right within a tree. It starts with the roots, at probability 1.
 //   - lvMargins0 computes the margins of the frontier's nodes eight at a time
-//     (lvDot8; lvDot4 for a remainder of four or fewer): each margin is the
+//     in a dense group (lvDot8; lvDot4 for a remainder of four or fewer;
+//     four at a time in a sparse one, below): each margin is the
 //     bias plus the products, added left to right, exactly as the
 //     interpreter adds them, but eight independent chains of additions are
 //     in flight at once instead of one. (A few rows past the frontier's end,
@@ -52,9 +55,11 @@
 //
 // The frontier lives in small local arrays (Go zeroes local arrays on every
 // call), of at most 256 entries or twice the number of trees; a row whose
-// frontier would outgrow them is evaluated from the start by a compact
-// depth-first recursion over the same tables (lvSlow0, lvRec0), in the
-// interpreter's order. Every path gives the interpreter's bits.
+// frontier would outgrow them is evaluated by a compact depth-first
+// recursion over the same tables (lvSlow0, lvRec0), in the interpreter's
+// order: from the start in a dense group, from the nodes of the frontier
+// that would outgrow them, in order, in a sparse one. Every path gives the
+// interpreter's bits.
 //
 // So the "each tree unrolled into straight-line code" is not what a
 // level group does: unrolled trees of depth 8 are about 100 KB of machine
@@ -62,11 +67,51 @@
 // slower than the interpreter. Its intent, conditional computation, is kept:
 // only nodes reached with a probability other than 0 are evaluated.
 //
+// # Sparse level groups
+//
+// In a sparse group a row of lvW0 holds the node's bias and its own
+// weights, in their order, padded with zeros to the largest number of
+// weights of a node of the group; lvI0 holds their features, padded with
+// NumFeatures, and lvN0 the number of weights of each node. lvTrees0 first
+// copies the row into xz, of NumFeatures+1 values, the last one 0.
+// lvMargins0 computes the margins of four frontier nodes at once, their
+// products added in turn, as many as the most weights of the four: a node
+// with fewer reads its padding, weight 0 times xz[NumFeatures] = 0, and
+// adds +0. That is
+// exact on every row: the products of a node's own weights are added left
+// to right from its bias, as the interpreter adds them (NaN and ±Inf
+// included: no padding product reads the row), and adding +0 to a sum
+// changes it at most from -0 to +0, which leaves the smooth-step as it is
+// (its cubic gives 0.5 for either zero, and both are inside (-γ/2, γ/2)).
+// A zero-filled dense table would not be: 0·NaN and 0·Inf are NaN, and the
+// interpreter reads only the features a node lists. The fallback
+// recursion's margins (lvExact0) add a node's products only.
+//
+// The sparse kernel reads three numbers per product where the dense one,
+// whose x[j] is shared by eight nodes, reads one: at half the weights a
+// sparse group costs about what a dense one costs, and below that less
+// (TestDensity; docs/SMOOTHSTEP.md has the table).
+//
+// # Choosing the path
+//
+// For each run of trees that could be a level group, the backend's option
+// [Options].Path decides: "level" and "unrolled" force one path (for
+// measurements and tests; the predictions are the same bits), "auto", the
+// default, asks the cost model of cost.go. Dense runs are level groups, as
+// they always were. For sparse runs the model compares estimated
+// nanoseconds per reached node: the level path's work per node and per
+// weight is the same for any trees, while unrolled trees are cheaper while
+// their code is small and dearer once it outgrows the caches and the
+// branch predictor (about 200 KB of source: 10 trees of depth 6 or more).
+// Its constants come from TestDensity on trained TEL models, made sparse.
+//
 // # Unrolled trees
 //
-// Outside level groups, a soft node computes its margin m = bias + w·x over its weights, left to
-// right, each product converted on its own (no fused multiply-add), then
-// its probability of sending the row left, the smooth-step S_γ(m) inlined:
+// Outside level groups, a soft node computes its margin m = bias + w·x
+// over its weights (only those the node lists: a sparse node's code holds
+// its own weights, inlined), left to right, each product converted on its
+// own (no fused multiply-add), then its probability of sending the row
+// left, the smooth-step S_γ(m) inlined:
 //
 //	m0 := 0.1 + float64(0.5*x[0]) + float64(-1.25*x[1]) + float64(0.75*x[2])
 //	var s0 float64
@@ -99,8 +144,8 @@
 // (as a trained TEL's do) keeps its bias and weights in a row of the tree's
 // table, dense3 for tree 3, and its margin is a call of the package's
 // dotExact, which adds the products left to right: the code of a big tree
-// stays small. A node with 6 weights or more first runs the margin filter
-// (filter.go): the same products added in four interleaved partial sums,
+// stays small. Such a node first runs the margin filter (filter.go): the
+// same products added in four interleaved partial sums,
 // a quarter of the latency, compared with a rigorous bound e of their
 // distance from the exact margin, plus γ/2,
 //
@@ -112,8 +157,11 @@
 //	}
 //
 // xm being the largest |x_j| of the row (+Inf with a NaN or infinite
-// feature). Only rows whose margin may lie in the fractional region, or
-// near its edges, pay for the left-to-right sum; the result is the same bits.
+// feature), computed once per tree without a branch. Only rows whose margin
+// may lie in the fractional region, or near its edges, pay for the
+// left-to-right sum; the result is the same bits. Nodes that weigh only
+// some features have no filter: on sparse TEL trees it cost more than it
+// saved (they ran 1.3 to 1.9 times slower with it).
 //
 // # Pruning
 //

@@ -11,16 +11,18 @@ import (
 //
 // A run of consecutive trees that are all perfect soft trees of the same
 // depth d (a "level group": every internal node a soft node of width
-// γ/2 > 0 in F with dense weights, every leaf a constant leaf with finite
-// values in F, all trees writing every output or all writing one) is not
-// unrolled tree by tree. Its code evaluates the trees level by level, all
-// trees together: the frontier of a level is the list, in tree order and
-// left to right within a tree, of the nodes that the row reaches with a
-// path probability other than 0, with those probabilities. The margins of
-// the nodes of a frontier are independent sums; lvDot8 computes eight of
-// them at once (lvDot4 four, for a remainder), each left to right as
-// ir/doc.go defines it, so that eight chains of additions are in flight
-// instead of one. Each node then sends its children, P·s to the left and
+// γ/2 > 0 in F, every leaf a constant leaf with finite values in F, all
+// trees writing every output or all writing one, all dense or all sparse,
+// and chosen by chooseLevel) is not unrolled tree by tree. Its code
+// evaluates the trees level by level, all trees together: the frontier of
+// a level is the list, in tree order and left to right within a tree, of
+// the nodes that the row reaches with a path probability other than 0,
+// with those probabilities. The margins of the nodes of a frontier are
+// independent sums; in a dense group lvDot8 computes eight of them at once
+// (lvDot4 four, for a remainder), each left to right as ir/doc.go defines
+// it, so that eight chains of additions are in flight instead of one; in a
+// sparse group lvMargins computes four at once from the nodes' own weights
+// and features (genLvMarginsSparse). Each node then sends its children, P·s to the left and
 // P·(1-s) to the right, to the next frontier, in order, and only if their
 // probability is not 0: unreachable subtrees cost nothing, the conditional
 // computation of the TEL paper.
@@ -31,9 +33,11 @@ import (
 //
 // The frontier lives in small local arrays of lvCapacity entries (Go zeroes
 // local arrays on every call: they must stay small). A row whose frontier
-// would outgrow them is evaluated instead, from the start, by a compact
-// depth-first recursion over the same tables (the interpreter's order, the
-// same bits); with the capacity used, this is rare for typical rows.
+// would outgrow them is evaluated instead by a compact depth-first
+// recursion over the same tables (the interpreter's order, the same bits):
+// from the start in a dense group, from the frontier that would outgrow
+// them in a sparse one; with the capacity used, this is rare for typical
+// rows.
 //
 // Nothing is branched on in the hot loop but the loop bounds: the
 // smooth-step's three cases are selected by masks, on the bits of the
@@ -51,18 +55,27 @@ type lvGroup struct {
 	first, n int
 	depth    int
 	vector   bool    // the trees write every output; else one each
+	dense    bool    // every soft node weighs every feature, in order (isDense)
 	levels   [][]int // per tree: its nodes level by level, left to right, leaves last
+	weights  int     // the number of weights of its soft nodes, pruned ones left out
+	most     int     // the largest number of weights of one soft node
 }
 
+// nodes returns the number of soft nodes of the group.
+func (gr *lvGroup) nodes() int { return gr.n * (1<<gr.depth - 1) }
+
 // lvLevels returns the nodes of t level by level, left to right (the heap
-// order of a perfect tree), its depth, and whether t is a perfect tree that
-// the level-synchronous code evaluates.
-func lvLevels(g *emit.Gen, t *ir.Tree, prune float64) (order []int, depth int, ok bool) {
+// order of a perfect tree), its depth, whether every soft node weighs every
+// feature (isDense), the number of weights of its soft nodes and the
+// largest number of one, and whether t is a perfect tree that the
+// level-synchronous code evaluates.
+func lvLevels(g *emit.Gen, t *ir.Tree, prune float64) (order []int, depth int, dense bool, weights, most int, ok bool) {
 	p := g.Model.NumFeatures
 	width := 1
 	if t.Output == ir.AllOutputs {
 		width = g.Model.NumOutputs
 	}
+	dense = true
 	cur := []int{0}
 	for {
 		order = append(order, cur...)
@@ -71,26 +84,26 @@ func lvLevels(g *emit.Gen, t *ir.Tree, prune float64) (order []int, depth int, o
 			for _, i := range cur {
 				l := &t.Nodes[i]
 				if l.Kind != ir.Leaf || len(l.Value) != width {
-					return nil, 0, false
+					return nil, 0, false, 0, 0, false
 				}
 				for _, v := range l.Value {
 					if r := g.Round(v); r-r != 0 { // not finite in F
-						return nil, 0, false
+						return nil, 0, false, 0, 0, false
 					}
 				}
 			}
-			return order, depth, depth > 0
+			return order, depth, dense, weights, most, depth > 0
 		}
 		var next []int
 		for _, i := range cur {
 			n := &t.Nodes[i]
 			if n.Kind != ir.Soft || g.SoftIsHard(n) || g.Round(n.Gamma)-g.Round(n.Gamma) != 0 {
-				return nil, 0, false
+				return nil, 0, false, 0, 0, false
 			}
 			idx, _ := Pruned(n, prune)
-			if !isDense(idx, p) {
-				return nil, 0, false
-			}
+			dense = dense && isDense(idx, p)
+			weights += len(idx)
+			most = max(most, len(idx))
 			next = append(next, n.Left, n.Right)
 		}
 		cur = next
@@ -98,7 +111,11 @@ func lvLevels(g *emit.Gen, t *ir.Tree, prune float64) (order []int, depth int, o
 	}
 }
 
-// lvGroups returns the level groups of the model, in tree order.
+// lvGroups returns the runs of consecutive trees that the
+// level-synchronous code can evaluate, in tree order: perfect soft trees of
+// one depth, all writing every output or all writing one, all dense or all
+// sparse. Which of them are level groups is for the cost model to say
+// (chooseLevel).
 func lvGroups(g *emit.Gen, prune float64) []lvGroup {
 	m := g.Model
 	var gs []lvGroup
@@ -107,17 +124,19 @@ func lvGroups(g *emit.Gen, prune float64) []lvGroup {
 		if t.Latent {
 			continue
 		}
-		order, d, ok := lvLevels(g, t, prune)
+		order, d, dense, weights, most, ok := lvLevels(g, t, prune)
 		if !ok {
 			continue
 		}
 		vector := t.Output == ir.AllOutputs
-		if k := len(gs) - 1; k >= 0 && gs[k].first+gs[k].n == i && gs[k].depth == d && gs[k].vector == vector {
+		if k := len(gs) - 1; k >= 0 && gs[k].first+gs[k].n == i && gs[k].depth == d && gs[k].vector == vector && gs[k].dense == dense {
 			gs[k].n++
 			gs[k].levels = append(gs[k].levels, order)
+			gs[k].weights += weights
+			gs[k].most = max(gs[k].most, most)
 			continue
 		}
-		gs = append(gs, lvGroup{first: i, n: 1, depth: d, vector: vector, levels: [][]int{order}})
+		gs = append(gs, lvGroup{first: i, n: 1, depth: d, vector: vector, dense: dense, levels: [][]int{order}, weights: weights, most: most})
 	}
 	return gs
 }
@@ -157,14 +176,25 @@ type lvLayout struct {
 	id      string // the suffix of the group's names: the index of its first tree
 	trees   string // the group's trees, as doc comments name them
 	T, D, K int    // the number of trees, their depth, the values of a leaf
+	p       int    // the number of features of the model
 	C       int    // the capacity of the frontier arrays (lvCapacity)
 	vector  bool   // the trees write every output; else one each
 	size    int    // the unit's size: the nodes of its trees
 	regs    bool   // lvTrees holds a tree's value in tv0, tv1, ... (a leaf has at most 8 values); else in the array tv
 
+	// sparse says that some soft node does not weigh every feature (or the
+	// model has fewer than filterMinWeights): the rows of lvW hold the
+	// bias and the node's weights, padded with zeros to nw, and those of lvI
+	// their features, padded with NumFeatures, the index of the 0 that
+	// follows the row's features in the copy that lvTrees makes of it.
+	sparse bool
+	nw     int // sparse: the largest number of weights of a node
+
 	// The soft nodes level by level, level-major: node i (from the left) of
 	// level L of the t-th tree is row (2^L-1)·T + t·2^L + i.
 	weights [][]float64 // the rows of lvW: bias, then the weights
+	feats   [][]int     // sparse: the rows of lvI, the features of the weights
+	counts  []int       // sparse: the entries of lvN, the number of weights of each node
 	gammas  []float64   // γ in F
 	halves  []float64   // γ/2 in F
 	lefts   []bool      // DefaultLeft
@@ -191,7 +221,10 @@ func lvLayoutOf(g *emit.Gen, gr lvGroup, prune float64) *lvLayout {
 		D:      gr.depth,
 		K:      1,
 		C:      lvCapacity(gr.n, gr.depth),
+		p:      g.Model.NumFeatures,
 		vector: gr.vector,
+		sparse: !gr.dense,
+		nw:     gr.most,
 	}
 	if gr.vector {
 		l.K = g.Model.NumOutputs
@@ -225,8 +258,18 @@ func (l *lvLayout) layRows(g *emit.Gen, gr lvGroup, prune float64) {
 					l.values = append(l.values, n.Value)
 					continue
 				}
-				_, ws := Pruned(n, prune)
-				l.weights = append(l.weights, append([]float64{n.Bias}, ws...))
+				idx, ws := Pruned(n, prune)
+				row := append([]float64{n.Bias}, ws...)
+				if l.sparse {
+					feats := append([]int(nil), idx...)
+					for len(feats) < l.nw {
+						row = append(row, 0)
+						feats = append(feats, g.Model.NumFeatures)
+					}
+					l.feats = append(l.feats, feats)
+					l.counts = append(l.counts, len(idx))
+				}
+				l.weights = append(l.weights, row)
 				l.gammas = append(l.gammas, g.Round(n.Gamma))
 				l.halves = append(l.halves, g.SoftHalf(n))
 				l.lefts = append(l.lefts, n.DefaultLeft)

@@ -20,32 +20,80 @@ var lvMulti = jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}
 // lvBoolsPerLine is the number of elements on a line of the table lvL.
 const lvBoolsPerLine = 16
 
-// lvUnit returns the unit of level group gr.
-func lvUnit(g *emit.Gen, gr lvGroup, prune float64) emit.Unit {
+// lvUnit returns the unit of level group gr and the package-level helpers
+// its code calls.
+func lvUnit(g *emit.Gen, gr lvGroup, prune float64) (emit.Unit, helpers) {
 	l := lvLayoutOf(g, gr, prune)
 	decls := genLvTables(g, l)
 	decls = append(decls, genLvStep(g, l))
 	if l.outTable {
 		decls = append(decls, genLvOuts(l))
 	}
+	if l.sparse {
+		decls = append(decls, genLvExact(g, l))
+	}
 	decls = append(decls, genLvRec(g, l), genLvSlow(g, l), genLvMargins(g, l), genLvTrees(g, l))
 	call := jen.Id(l.name("lvTrees")).Call(jen.Id("x"), jen.Id("a"))
-	return emit.Unit{Decls: decls, Calls: []jen.Code{call}, Size: l.size}
+	uses := helpers{dot: true, dot4: true}
+	if l.sparse {
+		uses = helpers{}
+	}
+	return emit.Unit{Decls: decls, Calls: []jen.Code{call}, Size: l.size}, uses
+}
+
+// rowType returns the type of the row that the functions of the group but
+// lvTrees read: *[NumFeatures]F, or, for a sparse group, *[NumFeatures + 1]F,
+// the row followed by a 0 that the padding of lvI reads.
+func (l *lvLayout) rowType(g *emit.Gen) *jen.Statement {
+	if l.sparse {
+		return jen.Op("*").Index(jen.Id("NumFeatures").Op("+").Lit(1)).Add(g.Float())
+	}
+	return g.RowType()
+}
+
+// row returns the row that lvTrees passes to the other functions of the
+// group: x, or, for a sparse group, &xz, its copy followed by a 0.
+func (l *lvLayout) row() *jen.Statement {
+	if l.sparse {
+		return jen.Op("&").Id("xz")
+	}
+	return jen.Id("x")
+}
+
+// intType returns the type of the entries of lvI and lvN: the smallest of
+// uint8, uint16 and int32 that holds NumFeatures.
+func (l *lvLayout) intType() *jen.Statement {
+	switch {
+	case l.p < 1<<8:
+		return jen.Uint8()
+	case l.p < 1<<16:
+		return jen.Uint16()
+	}
+	return jen.Int32()
 }
 
 // genLvTables declares the tables of the group: lvW and lvV, lvG and lvH
 // when γ differs among the nodes, lvL when their default directions do.
 func genLvTables(g *emit.Gen, l *lvLayout) []jen.Code {
 	nameW, nameV := l.name("lvW"), l.name("lvV")
+	width := jen.Id("NumFeatures").Op("+").Lit(1)
+	what := "bias and weights"
+	if l.sparse {
+		width = jen.Lit(l.nw + 1)
+		what = fmt.Sprintf("bias and the weights of the features in %s (0 past the node's %s)", l.name("lvI"), l.name("lvN"))
+	}
 	decls := []jen.Code{
-		emit.Doc(fmt.Sprintf("%s holds the bias and weights of the soft nodes of %s, level by level: "+
-			"node i (from the left) of level L of the t-th tree is row (2^L-1)*%d + t*2^L + i.", nameW, l.trees, l.T)).Line().
-			Var().Id(nameW).Op("=").Index(jen.Lit(len(l.weights))).Index(jen.Id("NumFeatures").Op("+").Lit(1)).Add(g.Float()).
+		emit.Doc(fmt.Sprintf("%s holds the %s of the soft nodes of %s, level by level: "+
+			"node i (from the left) of level L of the t-th tree is row (2^L-1)*%d + t*2^L + i.", nameW, what, l.trees, l.T)).Line().
+			Var().Id(nameW).Op("=").Index(jen.Lit(len(l.weights))).Index(width).Add(g.Float()).
 			Custom(lvMulti, lvRows(g, l.weights)...),
 		emit.Doc(fmt.Sprintf("%s holds the values of the leaves of %s: leaf i (from the left) of the t-th tree is row t*%d + i.",
 			nameV, l.trees, 1<<l.D)).Line().
 			Var().Id(nameV).Op("=").Index(jen.Lit(len(l.values))).Index(jen.Lit(l.K)).Add(g.Float()).
 			Custom(lvMulti, lvRows(g, l.values)...),
+	}
+	if l.sparse {
+		decls = append(decls, genLvFeats(l)...)
 	}
 	if l.stepTables {
 		decls = append(decls,
@@ -82,6 +130,52 @@ func lvRows(g *emit.Gen, rows [][]float64) []jen.Code {
 func genLvFloats(g *emit.Gen, name, doc string, vs []float64) jen.Code {
 	return emit.Doc(name+" "+doc).Line().
 		Var().Id(name).Op("=").Index(jen.Lit(len(vs))).Add(g.Float()).Custom(lvMulti, lvLits(g, vs)...)
+}
+
+// genLvFeats declares lvI, the features of the weights of each row of
+// lvW, and lvN, the number of weights of each node, for a sparse group.
+func genLvFeats(l *lvLayout) []jen.Code {
+	rows := make([]jen.Code, len(l.feats))
+	for i, r := range l.feats {
+		fs := make([]jen.Code, len(r))
+		for j, f := range r {
+			fs[j] = jen.Lit(f)
+		}
+		rows[i] = jen.Values(fs...)
+	}
+	var lines []jen.Code
+	for i := 0; i < len(l.counts); i += lvBoolsPerLine {
+		var line []jen.Code
+		for _, c := range l.counts[i:min(i+lvBoolsPerLine, len(l.counts))] {
+			line = append(line, jen.Lit(c))
+		}
+		lines = append(lines, jen.List(line...))
+	}
+	nameI, nameN := l.name("lvI"), l.name("lvN")
+	return []jen.Code{
+		emit.Doc(fmt.Sprintf("%s holds the features of the weights of %s, row by row; past the node's %s, NumFeatures, "+
+			"the index of the 0 that follows the row in the copy that %s makes of it.", nameI, l.name("lvW"), nameN, l.name("lvTrees"))).Line().
+			Var().Id(nameI).Op("=").Index(jen.Lit(len(l.feats))).Index(jen.Lit(l.nw)).Add(l.intType()).Custom(lvMulti, rows...),
+		emit.Doc(fmt.Sprintf("%s holds the number of weights of each soft node of %s, in the order of %s.", nameN, l.trees, l.name("lvW"))).Line().
+			Var().Id(nameN).Op("=").Index(jen.Lit(len(l.counts))).Add(l.intType()).Custom(lvMulti, lines...),
+	}
+}
+
+// genLvExact declares lvExact, the margin of a node of a sparse group: its
+// bias plus the products of its weights, added left to right as the
+// interpreter adds them.
+func genLvExact(g *emit.Gen, l *lvLayout) jen.Code {
+	name, r, x, q := l.name("lvExact"), jen.Id("r"), jen.Id("x"), jen.Id("q")
+	return emit.Doc(fmt.Sprintf("%s returns the margin of soft node r of %s (its row in %s): the bias plus the products of its weights, "+
+		"added left to right.", name, l.trees, l.name("lvW"))).Line().
+		Func().Id(name).Params(r.Clone().Int(), x.Clone().Add(l.rowType(g))).Add(g.Float()).Block(
+		jen.List(jen.Id("w"), jen.Id("f")).Op(":=").List(jen.Op("&").Id(l.name("lvW")).Index(r.Clone()), jen.Op("&").Id(l.name("lvI")).Index(r.Clone())),
+		jen.Id("m").Op(":=").Id("w").Index(jen.Lit(0)),
+		jen.For(q.Clone().Op(":=").Lit(0), q.Clone().Op("<").Int().Call(jen.Id(l.name("lvN")).Index(r.Clone())), q.Clone().Op("++")).Block(
+			jen.Id("m").Op("+=").Add(g.Float().Call(jen.Id("w").Index(q.Clone().Op("+").Lit(1)).Op("*").Add(x.Clone().Index(jen.Id("f").Index(q.Clone()))))),
+		),
+		jen.Return(jen.Id("m")),
+	)
 }
 
 // genLvLefts declares lvL, the default direction of every soft node,
@@ -271,16 +365,19 @@ func genLvRec(g *emit.Gen, l *lvLayout) jen.Code {
 			jen.Id(name).Call(jen.Id("x"), L.Clone().Op("+").Lit(1), q, jen.Id(prob), jen.Id("tv")),
 		)
 	}
+	margin := jen.Id("dotExact").Call(jen.Op("&").Id(l.name("lvW")).Index(jen.Id("r")), jen.Id("x"))
+	if l.sparse {
+		margin = jen.Id(l.name("lvExact")).Call(jen.Id("r"), jen.Id("x"))
+	}
 	return emit.Doc(fmt.Sprintf("%s adds to tv the value of the subtree at node q of level L of %s, "+
 		"reached with probability p: depth first, left before right, skipping children reached with probability 0.", name, l.trees)).Line().
 		Func().Id(name).Params(
-		jen.Id("x").Add(g.RowType()), jen.List(L.Clone(), q.Clone()).Int(), p.Clone().Add(g.Float()),
+		jen.Id("x").Add(l.rowType(g)), jen.List(L.Clone(), q.Clone()).Int(), p.Clone().Add(g.Float()),
 		jen.Id("tv").Op("*").Index(jen.Lit(l.K)).Add(g.Float()),
 	).Block(
 		jen.If(L.Clone().Op("==").Lit(l.D)).Block(append(lvLeafTerms(g, l, false, "p", q.Clone()), jen.Return())...),
 		jen.Id("r").Op(":=").Parens(jen.Lit(1).Op("<<").Add(L.Clone()).Op("-").Lit(1)).Op("*").Lit(l.T).Op("+").Add(q.Clone()),
-		jen.Id("s").Op(":=").Id(l.name("lvStep")).Call(
-			jen.Id("dotExact").Call(jen.Op("&").Id(l.name("lvW")).Index(jen.Id("r")), jen.Id("x")), jen.Id("r")),
+		jen.Id("s").Op(":=").Id(l.name("lvStep")).Call(margin, jen.Id("r")),
 		child("l", jen.Id("s"), jen.Lit(2).Op("*").Add(q.Clone())),
 		child("r", jen.Parens(jen.Lit(1).Op("-").Id("s")), jen.Lit(2).Op("*").Add(q.Clone()).Op("+").Lit(1)),
 	)
@@ -289,10 +386,13 @@ func genLvRec(g *emit.Gen, l *lvLayout) jen.Code {
 // genLvSlow declares lvSlow, the fallback for rows whose frontier outgrows
 // the arrays of lvTrees: the trees one by one, depth first.
 func genLvSlow(g *emit.Gen, l *lvLayout) jen.Code {
+	if l.sparse {
+		return genLvSlowSparse(g, l)
+	}
 	name, t := l.name("lvSlow"), jen.Id("t")
 	return emit.Doc(fmt.Sprintf("%s adds the values of %s to the accumulators a, depth first: for rows whose frontier outgrows the arrays of %s.",
 		name, l.trees, l.name("lvTrees"))).Line().
-		Func().Id(name).Params(jen.Id("x").Add(g.RowType()), jen.Id("a").Add(g.OutType())).Block(
+		Func().Id(name).Params(jen.Id("x").Add(l.rowType(g)), jen.Id("a").Add(g.OutType())).Block(
 		jen.Var().Id("tv").Index(jen.Lit(l.K)).Add(g.Float()),
 		jen.For(t.Clone().Op(":=").Lit(0), t.Clone().Op("<").Lit(l.T), t.Clone().Op("++")).Block(
 			append([]jen.Code{jen.Id(l.name("lvRec")).Call(jen.Id("x"), jen.Lit(0), t.Clone(), jen.Lit(1), jen.Op("&").Id("tv"))},
@@ -301,9 +401,41 @@ func genLvSlow(g *emit.Gen, l *lvLayout) jen.Code {
 	)
 }
 
+// genLvSlowSparse declares lvSlow of a sparse group: the fallback that
+// goes on depth first from the frontier that would outgrow the arrays of
+// lvTrees, in its order (the trees in turn, each left to right), rather than
+// from the roots. The path probabilities of its nodes are those the
+// interpreter reaches them with, and their subtrees are visited as the
+// interpreter visits them.
+func genLvSlowSparse(g *emit.Gen, l *lvLayout) jen.Code {
+	name, t, q, L := l.name("lvSlow"), jen.Id("t"), jen.Id("q"), jen.Id("L")
+	return emit.Doc(fmt.Sprintf("%s adds the values of %s to the accumulators a, depth first from the nodes of level L of the frontier "+
+		"(the rows cr[:n], reached with the probabilities cp[:n]), in order: for rows whose frontier outgrows the arrays of %s.",
+		name, l.trees, l.name("lvTrees"))).Line().
+		Func().Id(name).Params(
+		jen.Id("x").Add(l.rowType(g)), L.Clone().Int(),
+		jen.Id("cr").Op("*").Index(jen.Lit(l.C)).Int32(), jen.Id("cp").Op("*").Index(jen.Lit(l.C)).Add(g.Float()), jen.Id("n").Int(),
+		jen.Id("a").Add(g.OutType()),
+	).Block(
+		jen.Var().Id("tv").Index(jen.Lit(l.K)).Add(g.Float()),
+		t.Clone().Op(":=").Lit(0),
+		jen.Id("base").Op(":=").Parens(jen.Lit(1).Op("<<").Add(L.Clone()).Op("-").Lit(1)).Op("*").Lit(l.T),
+		jen.For(jen.List(jen.Id("i"), jen.Id("r")).Op(":=").Range().Id("cr").Index(jen.Op(":").Id("n"))).Block(
+			q.Clone().Op(":=").Int().Call(jen.Id("r")).Op("-").Id("base").Comment("t*2^L + i"),
+			jen.For(jen.Id("tree").Op(":=").Add(q.Clone()).Op(">>").Add(L.Clone()), t.Clone().Op("<").Id("tree"), t.Clone().Op("++")).
+				Block(lvFlush(g, l, false)...),
+			jen.Id(l.name("lvRec")).Call(jen.Id("x"), L.Clone(), q.Clone(), jen.Id("cp").Index(jen.Id("i")), jen.Op("&").Id("tv")),
+		),
+		jen.For(jen.Empty(), t.Clone().Op("<").Lit(l.T), t.Clone().Op("++")).Block(lvFlush(g, l, false)...),
+	)
+}
+
 // genLvMargins declares lvMargins, the margins of the frontier's nodes:
 // eight at a time (lvDot8), then four (lvDot4).
 func genLvMargins(g *emit.Gen, l *lvLayout) jen.Code {
+	if l.sparse {
+		return genLvMarginsSparse(g, l)
+	}
 	name, j, n := l.name("lvMargins"), jen.Id("j"), jen.Id("n")
 	return emit.Doc(fmt.Sprintf("%s sets ms[i] to the margin of the node of row rows[i] of %s, for i < n, "+
 		"eight or four at a time (and the margins of a few of the following rows).", name, l.name("lvW"))).Line().
@@ -316,6 +448,60 @@ func genLvMargins(g *emit.Gen, l *lvLayout) jen.Code {
 		j.Clone().Op(":=").Lit(0),
 		jen.For(jen.Empty(), j.Clone().Op("+").Lit(4).Op("<").Add(n.Clone()), j.Clone().Op("+=").Lit(8)).Block(lvDotCall(l, 8)),
 		jen.If(j.Clone().Op("<").Add(n.Clone())).Block(lvDotCall(l, 4)),
+	)
+}
+
+// lvSparseChains is the number of margins that lvMargins of a sparse group
+// computes at once.
+const lvSparseChains = 4
+
+// genLvMarginsSparse declares lvMargins of a sparse group: the margins of
+// lvSparseChains frontier nodes at once, their products added in turn, up
+// to the largest number of weights of the lvSparseChains (the others read
+// their padding, weights 0 of the 0 at x[NumFeatures], which add +0 and
+// leave the margins as they are).
+func genLvMarginsSparse(g *emit.Gen, l *lvLayout) jen.Code {
+	name, j, n, k, kn := l.name("lvMargins"), jen.Id("j"), jen.Id("n"), jen.Id("k"), jen.Id("kn")
+	id := func(s string, i int) *jen.Statement { return jen.Id(s + strconv.Itoa(i)) }
+	var rs, at, ws, wrows, fs, frows, ms, bias, counts, outs, adds []jen.Code
+	entry := func(i int) *jen.Statement { // (j+i) & (C-1)
+		if i == 0 {
+			return j.Clone().Op("&").Lit(l.C - 1)
+		}
+		return jen.Parens(j.Clone().Op("+").Lit(i)).Op("&").Lit(l.C - 1)
+	}
+	for i := 0; i < lvSparseChains; i++ {
+		rs = append(rs, id("r", i))
+		at = append(at, jen.Id("rows").Index(entry(i)))
+		ws = append(ws, id("w", i))
+		wrows = append(wrows, jen.Op("&").Id(l.name("lvW")).Index(id("r", i)))
+		fs = append(fs, id("f", i))
+		frows = append(frows, jen.Op("&").Id(l.name("lvI")).Index(id("r", i)))
+		ms = append(ms, id("m", i))
+		bias = append(bias, id("w", i).Index(jen.Lit(0)))
+		counts = append(counts, jen.Id(l.name("lvN")).Index(id("r", i)))
+		outs = append(outs, jen.Id("ms").Index(entry(i)))
+		adds = append(adds, id("m", i).Op("+=").Add(g.Float().Call(
+			id("w", i).Index(k.Clone().Op("+").Lit(1)).Op("*").Add(jen.Id("x").Index(id("f", i).Index(k.Clone()))))))
+	}
+	return emit.Doc(fmt.Sprintf("%s sets ms[i] to the margin of the node of row rows[i] of %s, for i < n, "+
+		"%d at a time (and the margins of a few of the following rows): each is the bias plus the products of its weights, "+
+		"added left to right, and then products of the padding, +0, which leave it as it is.", name, l.name("lvW"), lvSparseChains)).Line().
+		Func().Id(name).Params(
+		jen.Id("x").Add(l.rowType(g)),
+		jen.Id("rows").Op("*").Index(jen.Lit(l.C)).Int32(),
+		n.Clone().Int(),
+		jen.Id("ms").Op("*").Index(jen.Lit(l.C)).Add(g.Float()),
+	).Block(
+		jen.For(j.Clone().Op(":=").Lit(0), j.Clone().Op("<").Add(n.Clone()), j.Clone().Op("+=").Lit(lvSparseChains)).Block(
+			jen.List(rs...).Op(":=").List(at...),
+			jen.List(ws...).Op(":=").List(wrows...),
+			jen.List(fs...).Op(":=").List(frows...),
+			jen.List(ms...).Op(":=").List(bias...),
+			jen.For(jen.List(k.Clone(), kn.Clone()).Op(":=").List(jen.Lit(0), jen.Int().Call(jen.Id("max").Call(counts...))),
+				k.Clone().Op("<").Add(kn.Clone()), k.Clone().Op("++")).Block(adds...),
+			jen.List(outs...).Op("=").List(ms...),
+		),
 	)
 }
 
@@ -338,7 +524,14 @@ func lvDotCall(l *lvLayout, k int) jen.Code {
 // are computed and ignored.
 func genLvTrees(g *emit.Gen, l *lvLayout) jen.Code {
 	name := l.name("lvTrees")
-	body := lvFrontier(g, l)
+	var body []jen.Code
+	if l.sparse {
+		body = append(body,
+			jen.Var().Id("xz").Index(jen.Id("NumFeatures").Op("+").Lit(1)).Add(g.Float()).Comment("the row, then the 0 that the padding of "+l.name("lvI")+" reads"),
+			jen.Copy(jen.Id("xz").Index(jen.Empty(), jen.Empty()), jen.Id("x").Index(jen.Empty(), jen.Empty())),
+		)
+	}
+	body = append(body, lvFrontier(g, l)...)
 	if l.D > 1 {
 		body = append(body, lvInnerLevels(g, l))
 	}
@@ -409,9 +602,13 @@ func lvInnerLevels(g *emit.Gen, l *lvLayout) jen.Code {
 	entry = append(entry, next(jen.Id("c"), "l", "lbits")...)
 	entry = append(entry, next(jen.Id("c").Op("+").Lit(1), "rp", "rbits")...)
 	var body []jen.Code
+	slow := jen.Id(l.name("lvSlow")).Call(jen.Id("x"), jen.Id("a"))
+	if l.sparse {
+		slow = jen.Id(l.name("lvSlow")).Call(l.row(), jen.Id("L"), jen.Id("cr"), jen.Id("cp"), jen.Id("n"), jen.Id("a"))
+	}
 	if l.T<<(l.D-1) > l.C {
 		body = append(body, jen.If(jen.Lit(2).Op("*").Id("n").Op(">").Lit(l.C)).Block(
-			jen.Id(l.name("lvSlow")).Call(jen.Id("x"), jen.Id("a")),
+			slow,
 			jen.Return(),
 		))
 	}
@@ -428,7 +625,7 @@ func lvInnerLevels(g *emit.Gen, l *lvLayout) jen.Code {
 
 // lvMarginsCall returns the call of lvMargins on the current frontier.
 func lvMarginsCall(l *lvLayout) jen.Code {
-	return jen.Id(l.name("lvMargins")).Call(jen.Id("x"), jen.Id("cr"), jen.Id("n"), jen.Op("&").Id("ms"))
+	return jen.Id(l.name("lvMargins")).Call(l.row(), jen.Id("cr"), jen.Id("n"), jen.Op("&").Id("ms"))
 }
 
 // lvLastLevel returns the statements of the last internal level: each node

@@ -5,9 +5,25 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/treegen/treegen/ir"
 )
+
+// The values of [Options].Path.
+const (
+	// PathAuto lets the cost model (cost.go) choose, for each run of
+	// perfect soft trees that the level-synchronous code can evaluate,
+	// between that code and unrolled trees.
+	PathAuto = "auto"
+	// PathLevel evaluates every such run level by level.
+	PathLevel = "level"
+	// PathUnrolled unrolls every soft tree into a function of its own.
+	PathUnrolled = "unrolled"
+)
+
+// Paths lists the values of [Options].Path, the default first.
+var Paths = []string{PathAuto, PathLevel, PathUnrolled}
 
 // Options are the smoothstep backend's own options.
 type Options struct {
@@ -20,28 +36,65 @@ type Options struct {
 	// exact zeros included: 0·x is NaN for x = NaN or ±Inf, so even a zero
 	// weight can decide where a row goes.
 	Prune float64
+	// Path says how runs of perfect soft trees are compiled: PathAuto (or
+	// "", the same), the default, lets the cost model choose between the
+	// level-synchronous code and unrolled trees for each run; PathLevel
+	// and PathUnrolled force one of them, for measurements and tests. The
+	// predictions are the same bits whatever the path.
+	Path string
 }
 
-// RegisterFlags defines --prune.
+// RegisterFlags defines --prune and --soft-path.
 func (o *Options) RegisterFlags(fs *flag.FlagSet) {
 	fs.Float64Var(&o.Prune, "prune", o.Prune,
 		"smoothstep: leave out soft-node weights with |w| <= this (0 keeps all; > 0 makes predictions approximate)")
+	path := o.Path
+	if path == "" {
+		path = PathAuto
+	}
+	fs.StringVar(&o.Path, "soft-path", path,
+		"smoothstep: how runs of perfect soft trees are compiled: "+strings.Join(Paths, ", ")+
+			" (auto: a cost model chooses between level-synchronous tables and unrolled trees; the predictions are the same)")
 }
 
-// Validate refuses a negative, infinite or NaN Prune.
+// Validate refuses a negative, infinite or NaN Prune and a Path that is
+// not one of Paths (or "").
 func (o *Options) Validate() error {
 	if !(o.Prune >= 0) || math.IsInf(o.Prune, 1) {
 		return fmt.Errorf("--prune %v: want a finite number >= 0", o.Prune)
 	}
+	if o.path() == "" {
+		return fmt.Errorf("--soft-path %q: want one of %s", o.Path, strings.Join(Paths, ", "))
+	}
 	return nil
 }
 
-// String returns "prune X" when Prune > 0, else "".
-func (o *Options) String() string {
-	if o.Prune == 0 {
-		return ""
+// path returns Path, with "" read as PathAuto, or "" if Path is not one of
+// Paths.
+func (o *Options) path() string {
+	if o.Path == "" {
+		return PathAuto
 	}
-	return "prune " + strconv.FormatFloat(o.Prune, 'g', -1, 64)
+	for _, p := range Paths {
+		if o.Path == p {
+			return p
+		}
+	}
+	return ""
+}
+
+// String lists the options that differ from their defaults: "prune X"
+// when Prune > 0, "soft-path P" when Path is not PathAuto, separated by
+// ", "; "" when none does.
+func (o *Options) String() string {
+	var parts []string
+	if o.Prune != 0 {
+		parts = append(parts, "prune "+strconv.FormatFloat(o.Prune, 'g', -1, 64))
+	}
+	if p := o.path(); p != PathAuto {
+		parts = append(parts, "soft-path "+o.Path)
+	}
+	return strings.Join(parts, ", ")
 }
 
 // Effective returns m when Prune is 0; else a copy of m whose soft nodes

@@ -35,7 +35,7 @@ func (Backend) Name() string { return Name }
 
 // Summary says what the backend compiles.
 func (Backend) Summary() string {
-	return "soft trees (the Tree Ensemble Layer's) with conditional computation: unrolled, or level by level across perfect dense trees; hard trees as ifelse compiles them"
+	return "soft trees (the Tree Ensemble Layer's) with conditional computation: unrolled, or level by level across runs of perfect trees, whichever a cost model expects faster; hard trees as ifelse compiles them"
 }
 
 // Check returns nil if the backend can compile the validated model m, else an
@@ -60,11 +60,13 @@ func (Backend) Suited(m *ir.Model) bool {
 }
 
 // NewOptions returns the backend's options with their defaults: nothing
-// pruned.
-func (Backend) NewOptions() emit.Options { return &Options{} }
+// pruned, the path of each run of perfect soft trees chosen by the cost
+// model (PathAuto).
+func (Backend) NewOptions() emit.Options { return &Options{Path: PathAuto} }
 
 // Units returns the units of the trees, in tree order: one for each level
-// group (level.go), a run of perfect soft trees evaluated level by level;
+// group (level.go), a run of perfect soft trees evaluated level by level
+// (those runs that chooseLevel keeps, given Options.Path);
 // one for each other tree with soft nodes, the function genTree writes;
 // and one for each hard tree, the ifelse backend's function.
 func (Backend) Units(g *emit.Gen, opts emit.Options) ([]emit.Unit, error) {
@@ -76,14 +78,18 @@ func (Backend) Units(g *emit.Gen, opts emit.Options) ([]emit.Unit, error) {
 	prune := o.Prune
 	var units []emit.Unit
 	var declared helpers
-	groups := lvGroups(g, prune)
+	var groups []lvGroup
+	for _, gr := range lvGroups(g, prune) {
+		if chooseLevel(&gr, o.path()) {
+			groups = append(groups, gr)
+		}
+	}
 	for i := 0; i < len(m.Trees); i++ {
 		var u emit.Unit
 		var uses helpers
 		switch {
 		case len(groups) > 0 && groups[0].first == i:
-			u = lvUnit(g, groups[0], prune)
-			uses = helpers{dot: true, dot4: true}
+			u, uses = lvUnit(g, groups[0], prune)
 			i += groups[0].n - 1
 			groups = groups[1:]
 		case m.Trees[i].HasSoft():
@@ -255,12 +261,15 @@ func (w *walker) node(i int, prob string) []jen.Code {
 //	if p7 := p3 * s3; p7 != 0 { left subtree }
 //	if p8 := p3 * (1 - s3); p8 != 0 { right subtree }
 //
-// With the margin filter (filter.go), the margin and the smooth-step are
-// computed only when the filter cannot tell that s3 is 0 or 1. A dense node
-// (one that weighs every feature, in a model of filterMinWeights features
-// or more) keeps its bias and weights in a row of the tree's table, and its
-// sums are calls of the package's dotFast and dotExact, so that the code of
-// a big tree stays small.
+// A dense node (one that weighs every feature, in a model of
+// filterMinWeights features or more) keeps its bias and weights in a row of
+// the tree's table, and its sums are calls of the package's dotFast and
+// dotExact, so that the code of a big tree stays small; it gets the margin
+// filter (filter.go): the margin and the smooth-step are computed only when
+// the filter cannot tell that s3 is 0 or 1. Other nodes have their weights
+// inlined and no filter: on their few weights the filter's work costs more
+// than it saves (TestDensity measured sparse TEL trees 1.3 to 1.9 times
+// slower with it).
 func (w *walker) soft(i int, n *ir.Node, prob string) []jen.Code {
 	g := w.g
 	F := g.Float
@@ -296,14 +305,10 @@ func (w *walker) soft(i int, n *ir.Node, prob string) []jen.Code {
 		step = step.Else().If(m.Clone().Op("!=").Add(m.Clone())).Block(s.Clone().Op("=").Lit(1))
 	}
 	stmts := []jen.Code{jen.Var().Add(s.Clone()).Add(F())}
-	if k, d, ok := Filter(n.Bias, wts, n.Gamma, g.Prec); ok {
+	if k, d, ok := Filter(n.Bias, wts, n.Gamma, g.Prec); ok && dense {
 		w.filter = true
-		var init []jen.Code
-		if fast == nil {
-			fast, init = w.fastSum(n.Bias, idx, wts)
-		}
 		e := F().Call(g.Lit(k).Op("*").Id("xm")).Op("+").Add(g.Lit(d))
-		test := jen.If(
+		stmts = append(stmts, jen.If(
 			jen.List(jen.Id("mf"), jen.Id("e")).Op(":=").List(fast, e),
 			jen.Id("mf").Op(">").Id("e"),
 		).Block(
@@ -311,12 +316,7 @@ func (w *walker) soft(i int, n *ir.Node, prob string) []jen.Code {
 		).Else().If(jen.Op("!").Parens(jen.Id("mf").Op("<").Op("-").Id("e"))).Block(
 			m.Clone().Op(":=").Add(exact),
 			step,
-		)
-		if init != nil {
-			stmts = append(stmts, jen.Block(append(init, test)...))
-		} else {
-			stmts = append(stmts, test)
-		}
+		))
 	} else {
 		stmts = append(stmts, m.Clone().Op(":=").Add(exact), step)
 	}
@@ -350,27 +350,6 @@ func isDense(idx []int, p int) bool {
 		}
 	}
 	return true
-}
-
-// fastSum returns the statements that add bias and the products
-// F(w_j*x[idx_j]) in filterAccs interleaved partial sums f0, f1, ..., and
-// the expression of their total, (f0 + f1) + (f2 + f3).
-func (w *walker) fastSum(bias float64, idx []int, wts []float64) (total *jen.Statement, stmts []jen.Code) {
-	g := w.g
-	acc := func(j int) *jen.Statement { return jen.Id("f" + strconv.Itoa(j)) }
-	for j := range idx {
-		a := acc(j % filterAccs)
-		p := g.Product(wts[j], g.X(idx[j]))
-		switch {
-		case j == 0:
-			stmts = append(stmts, a.Op(":=").Add(g.Lit(bias)).Op("+").Add(p))
-		case j < filterAccs:
-			stmts = append(stmts, a.Op(":=").Add(p))
-		default:
-			stmts = append(stmts, a.Op("+=").Add(p))
-		}
-	}
-	return jen.Parens(acc(0).Op("+").Add(acc(1))).Op("+").Parens(acc(2).Op("+").Add(acc(3))), stmts
 }
 
 // tableName is the name of the tree's table of dense soft nodes.

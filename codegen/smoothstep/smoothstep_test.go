@@ -40,7 +40,8 @@ var suite = gentest.Suite{
 
 // TestConformance runs the suite that every backend passes, with
 // hand-made models that reach the corners of the semantics, perfect dense
-// trees, level groups and pruned models.
+// trees, level groups, sparse perfect trees on both paths and pruned
+// models.
 func TestConformance(t *testing.T) { gentest.Conformance(t, suite) }
 
 var nan, inf = math.NaN(), math.Inf(1)
@@ -59,7 +60,8 @@ func rowsFor(seed uint64, m *ir.Model) [][]float64 {
 }
 
 // ownCases are the hand-made models, perfect trees of depth 1 to 8 with
-// dense weights, level groups and pruned models.
+// dense weights, level groups, sparse perfect trees on both paths and
+// pruned models.
 func ownCases(t *testing.T, s *gentest.Suite) []gentest.Case {
 	cases := handCases(t, s)
 	for d := 1; d <= 8; d++ {
@@ -73,6 +75,7 @@ func ownCases(t *testing.T, s *gentest.Suite) []gentest.Case {
 	for i, m := range levelModels() {
 		cases = append(cases, allocs(s.Both(t, m, fmt.Sprintf("level%d_", i), rowsFor(uint64(3000+i), m)), i < 3)...)
 	}
+	cases = append(cases, sparseCases(t, s)...)
 	return append(cases, pruneCases(t, s)...)
 }
 
