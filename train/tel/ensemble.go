@@ -111,20 +111,22 @@ func (e *ensemble) slope(z, s float64) float64 {
 
 // leafRec is a leaf reached by the conditional forward pass.
 type leafRec struct {
-	prob   float64 // P(x → l)
-	leaf   int32   // leaf index in its tree, 0 .. leaves-1
-	parent int32   // nearest fractional ancestor (index into the tree's fracRecs), -1 if none
-	right  bool    // the leaf is in that ancestor's right subtree
+	prob float64 // P(x → l)
+	leaf int32   // leaf index in its tree, 0 .. leaves-1
+	// up links the leaf to its nearest fractional ancestor: 2·a + side,
+	// a being the ancestor's index in the tree's fracRecs and side 1 when
+	// the leaf is in its right subtree; -1 when there is none.
+	up int32
 }
 
 // fracRec is a reached internal node whose routing is fractional (0 < S <
-// 1): a node of the paper's fractional tree.
+// 1): a node of the paper's fractional tree. The records are small: a
+// minibatch's traces are written once and read twice.
 type fracRec struct {
-	s, ds  float64 // S(z) and S'(z)
-	coef   float64 // ∂L/∂z after the backward pass
-	node   int32
-	parent int32 // as in leafRec
-	right  bool
+	s    float64 // S(z)
+	d    float64 // S'(z); after the backward pass, ∂L/∂z
+	node int32
+	up   int32 // as in leafRec
 }
 
 // trace records the conditional forward passes of some (sample, tree)
@@ -140,10 +142,9 @@ func (tr *trace) reset() {
 }
 
 type stackEntry struct {
-	prob   float64
-	node   int32
-	parent int32
-	right  bool
+	prob float64
+	node int32
+	up   int32 // as in leafRec
 }
 
 // forwardTree is Algorithm 1 for tree t at the standardised row x: it adds
@@ -167,7 +168,7 @@ func (e *ensemble) forwardTree(t int, x, tv []float64, tr *trace) int {
 		base = len(tr.fracs)
 	}
 	var stack [MaxDepth + 2]stackEntry
-	stack[0] = stackEntry{prob: 1, parent: -1}
+	stack[0] = stackEntry{prob: 1, up: -1}
 	sp := 1
 	reached := 0
 	var v0 float64 // the tree's value when k = 1
@@ -189,7 +190,7 @@ func (e *ensemble) forwardTree(t int, x, tv []float64, tr *trace) int {
 				}
 			}
 			if tr != nil {
-				tr.leaves = append(tr.leaves, leafRec{prob: en.prob, leaf: int32(l), parent: en.parent, right: en.right})
+				tr.leaves = append(tr.leaves, leafRec{prob: en.prob, leaf: int32(l), up: en.up})
 			}
 			reached++
 			continue
@@ -200,20 +201,20 @@ func (e *ensemble) forwardTree(t int, x, tv []float64, tr *trace) int {
 			z += float64(w * x[j])
 		}
 		s, ds := e.route(z, dl[i])
-		parent, lside, rside := en.parent, en.right, en.right
+		lup, rup := en.up, en.up
 		if tr != nil && s > 0 && s < 1 {
-			parent = int32(len(tr.fracs) - base)
-			lside, rside = false, true
-			tr.fracs = append(tr.fracs, fracRec{s: s, ds: ds, node: int32(i), parent: en.parent, right: en.right})
+			a := int32(len(tr.fracs) - base)
+			lup, rup = 2*a, 2*a+1
+			tr.fracs = append(tr.fracs, fracRec{s: s, d: ds, node: int32(i), up: en.up})
 		}
 		left, right := en.prob*s, en.prob*(1-s)
 		c := int32(2*i + 1)
 		if right != 0 {
-			stack[sp] = stackEntry{prob: right, node: c + 1, parent: parent, right: rside}
+			stack[sp] = stackEntry{prob: right, node: c + 1, up: rup}
 			sp++
 		}
 		if left != 0 {
-			stack[sp] = stackEntry{prob: left, node: c, parent: parent, right: lside}
+			stack[sp] = stackEntry{prob: left, node: c, up: lup}
 			sp++
 		}
 	}
@@ -240,7 +241,7 @@ func (e *ensemble) forward(x, out, tv []float64) int {
 }
 
 // backwardTree is Algorithm 2 for tree t: given ∂L/∂T (dT) and the trace
-// of the tree's forward pass (leaves, fracs), it sets the coef of every
+// of the tree's forward pass (leaves, fracs), it sets d of every
 // fractional node to ∂L/∂z_i, z_i = <w_i, x> + b_i, traversing the
 // fractional tree from the leaves up (fracs are in pre-order, so backwards
 // is children before parents). sums is scratch of length 2·len(fracs).
@@ -254,7 +255,7 @@ func (e *ensemble) backwardTree(t int, dT []float64, leaves []leafRec, fracs []f
 	sums = sums[:2*len(fracs)]
 	clear(sums)
 	for _, lr := range leaves {
-		if lr.parent < 0 {
+		if lr.up < 0 {
 			continue // the only reachable leaf: no fractional node above it
 		}
 		o := ot[int(lr.leaf)*k : int(lr.leaf)*k+k]
@@ -262,29 +263,22 @@ func (e *ensemble) backwardTree(t int, dT []float64, leaves []leafRec, fracs []f
 		for j, d := range dT {
 			g += d * o[j]
 		}
-		sums[2*lr.parent+side(lr.right)] += lr.prob * g
+		sums[lr.up] += lr.prob * g
 	}
 	for i := len(fracs) - 1; i >= 0; i-- {
 		f := &fracs[i]
 		sl, sr := sums[2*i], sums[2*i+1]
-		f.coef = f.ds * (sl/f.s - sr/(1-f.s))
-		if f.parent >= 0 {
-			sums[2*f.parent+side(f.right)] += sl + sr
+		f.d *= sl/f.s - sr/(1-f.s)
+		if f.up >= 0 {
+			sums[f.up] += sl + sr
 		}
 		if dx != nil {
 			row := e.w[(t*e.inner+int(f.node))*e.p:][:e.p]
 			for j, w := range row {
-				dx[j] += f.coef * w
+				dx[j] += f.d * w
 			}
 		}
 	}
-}
-
-func side(right bool) int32 {
-	if right {
-		return 1
-	}
-	return 0
 }
 
 // gradient holds ∂L/∂θ in the layout of ensemble.theta.
@@ -313,7 +307,8 @@ func (e *ensemble) accumulate(g *gradient, t int, x, dT []float64, leaves []leaf
 		f := &fracs[i]
 		r := t*e.inner + int(f.node)
 		row := g.w[r*p : r*p+p]
-		c := f.coef
+		row = row[:len(x)]
+		c := f.d
 		for j, v := range x {
 			row[j] += c * v
 		}
