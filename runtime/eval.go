@@ -57,6 +57,11 @@ func (p *Predictor[F]) PredictClass(x []F) (int, error) {
 	return p.class(out), nil
 }
 
+// ClassOf returns the class that PredictClass returns for a row whose
+// predictions (after the link, as Predict and PredictBatch write them)
+// are pred.
+func (p *Predictor[F]) ClassOf(pred []F) int { return p.class(pred) }
+
 func (p *Predictor[F]) class(pred []F) int {
 	switch p.task {
 	case ir.Binary:

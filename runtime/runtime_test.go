@@ -256,8 +256,11 @@ func TestLinksAndClasses(t *testing.T) {
 			t.Fatalf("softmax = %v, want %v", out, want)
 		}
 	}
-	if c, _ := p.PredictClass([]float64{0}); c != 1 {
-		t.Fatalf("class = %d, want 1", c)
+	if c, _ := p.PredictClass([]float64{0}); c != 1 || p.ClassOf(out) != 1 {
+		t.Fatalf("class = %d, ClassOf %d, want 1", c, p.ClassOf(out))
+	}
+	if c := p.ClassOf([]float64{0.2, 0.4, 0.4}); c != 1 {
+		t.Fatalf("ClassOf of a tie = %d, want the first, 1", c)
 	}
 	m = &ir.Model{FormatVersion: ir.FormatVersion, Task: ir.Binary, NumFeatures: 1, NumOutputs: 1,
 		Aggregation: ir.Sum, Link: ir.Sigmoid,
@@ -274,7 +277,7 @@ func TestLinksAndClasses(t *testing.T) {
 		out := make([]float64, 1)
 		p.Predict([]float64{tc.x}, out)
 		c, _ := p.PredictClass([]float64{tc.x})
-		if out[0] != tc.pred || c != tc.class {
+		if out[0] != tc.pred || c != tc.class || p.ClassOf(out) != tc.class {
 			t.Fatalf("x=%v: pred %v class %d, want %v %d", tc.x, out[0], c, tc.pred, tc.class)
 		}
 	}
