@@ -7,16 +7,20 @@ import (
 	"testing"
 
 	"github.com/treegen/treegen/codegen"
+	"github.com/treegen/treegen/codegen/smoothstep"
 	"github.com/treegen/treegen/data"
 	"github.com/treegen/treegen/internal/harness"
+	"github.com/treegen/treegen/ir"
 	"github.com/treegen/treegen/runtime"
 	"github.com/treegen/treegen/train/tel"
 )
 
-// TestGeneratedEqualsInterpreter trains a model on 70% of a real data set,
-// compiles it with the smoothstep backend and checks that the generated
-// package predicts every held-out row exactly as the interpreter does, in
-// both precisions: the trainer's output goes through the whole pipeline.
+// TestGeneratedEqualsInterpreter trains models on 70% of a real data set
+// (dense; sparse, with Options.L1, compiled as level groups and as
+// unrolled trees; with a projection folded in), compiles them with the
+// smoothstep backend and checks that the generated package predicts every
+// held-out row exactly as the interpreter does, in both precisions: the
+// trainer's output goes through the whole pipeline.
 func TestGeneratedEqualsInterpreter(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds generated code")
@@ -33,13 +37,34 @@ func TestGeneratedEqualsInterpreter(t *testing.T) {
 		t.Fatal(err)
 	}
 	trainRows, testRows := data.StratifiedSplit(class, 0.3, 1)
-	opts := tel.DefaultOptions(tel.Logistic)
-	opts.Depth, opts.Epochs, opts.LearningRate = 6, 20, 0.05
-	m, err := tel.Train(d.Subset(trainRows), nil, opts)
-	if err != nil {
-		t.Fatal(err)
+	for _, c := range []struct {
+		name string
+		edit func(*tel.Options)
+		path string // the smoothstep backend's Path
+	}{
+		{"dense", func(*tel.Options) {}, smoothstep.PathAuto},
+		{"l1/level", func(o *tel.Options) { o.L1 = 0.003 }, smoothstep.PathLevel},
+		{"l1/unrolled", func(o *tel.Options) { o.L1 = 0.003 }, smoothstep.PathUnrolled},
+		{"project", func(o *tel.Options) { o.Project = 8 }, smoothstep.PathAuto},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			opts := tel.DefaultOptions(tel.Logistic)
+			opts.Depth, opts.Epochs, opts.LearningRate = 6, 20, 0.05
+			c.edit(&opts)
+			m, err := tel.Train(d.Subset(trainRows), nil, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkGenerated(t, m, d.Subset(testRows), &smoothstep.Options{Path: c.path})
+		})
 	}
-	test := d.Subset(testRows)
+}
+
+// checkGenerated compiles m with the smoothstep backend and its options
+// bo, in both precisions, and checks that the generated package predicts
+// every row of test exactly as the interpreter does.
+func checkGenerated(t *testing.T, m *ir.Model, test *data.Dataset, bo *smoothstep.Options) {
+	t.Helper()
 	rows := make([][]float64, test.Rows)
 	for r := range rows {
 		rows[r] = test.Row(r)
@@ -72,7 +97,7 @@ func TestGeneratedEqualsInterpreter(t *testing.T) {
 		return out[0]
 	}
 	for _, prec := range []codegen.Precision{codegen.Float64, codegen.Float32} {
-		files, err := codegen.Generate(m, codegen.Options{Package: "bcw", Backend: "smoothstep", Precision: prec})
+		files, err := codegen.Generate(m, codegen.Options{Package: "bcw", Backend: "smoothstep", Precision: prec, BackendOptions: bo})
 		if err != nil {
 			t.Fatal(err)
 		}
