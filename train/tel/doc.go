@@ -68,7 +68,11 @@
 // rows at the start of every epoch. Every minibatch of Options.BatchSize
 // rows (the last one of an epoch may be smaller) takes one step of Adam
 // (Keras's defaults: β1 = 0.9, β2 = 0.999, ε = 1e-7) on the mean loss of
-// its rows plus Options.L2·Σ w² over the node weights.
+// its rows plus Options.L2·Σ w² over the node weights. With Options.L1,
+// the node weights then take the proximal step of L1·Σ|w| in Adam's
+// metric, which sets some of them to exactly 0, and every node's weight
+// vector is scaled back to its norm before that step, so that the
+// routing stays as sharp (see Options.L1).
 //
 // After every epoch, Options.OnEpoch receives the mean training loss of
 // the epoch's minibatches and the AUC of the same scores, the validation
@@ -97,14 +101,37 @@
 // and zero for every other node and leaf. A tree's traversal is exactly
 // the interpreter's (runtime/eval.go): the same order, the same products,
 // the margin accumulated from the bias in feature order, so the margins
-// seen in training are the exported model's margins bit for bit.
+// seen in training are the exported model's margins bit for bit (with
+// Options.Project, whose export folds the projection into the nodes, to
+// about 1e-12).
 //
 // The rows of a minibatch are split into fixed units of 16 rows whose
 // forward and backward passes run in parallel (Options.Threads
 // goroutines); then the gradient of every tree is summed, one goroutine
-// per tree, over the rows in minibatch order. The sums never depend on the
-// number of goroutines: the same data and options give byte-identical
-// ir.Marshal output whatever Threads is.
+// per tree, over the rows in minibatch order, and the tree's parameters
+// take their step. The sums never depend on the number of goroutines: the
+// same data and options give byte-identical ir.Marshal output whatever
+// Threads is.
+//
+// A minibatch that follows one whose rows reached at least half of the
+// leaves (the first one always does: the small initial weights route every
+// row everywhere) takes the full passes instead: every node of every tree
+// for every row, margins four nodes at a time, each in feature order,
+// without the branches and the records of the fractional tree, which cost
+// more than they save when nearly every node is fractional. Their margins
+// are the conditional passes' bit for bit; their gradients are the same
+// sums added in another order.
+//
+// # A layer among layers
+//
+// Layer is the ensemble as a building block of a larger model: Forward
+// and Backward on minibatches (the same passes), ∂L/∂x for the layers
+// before it, the parameters' gradient for an optimiser (Adam steps any
+// Blocks). Projection is a trainable linear map x ↦ Ax + c to put before
+// it. Options.Project trains such a projection of the standardised
+// features jointly with the trees; Ensemble.Model folds it into the nodes
+// (weights Aᵀw, biases w·c + b), so the exported model is an ordinary
+// model of soft trees over the original features.
 //
 // # Dense passes and the logistic activation
 //
