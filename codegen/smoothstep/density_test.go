@@ -10,7 +10,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -36,74 +35,35 @@ func sparsify(m *ir.Model, frac float64) *ir.Model {
 	if frac >= 1 {
 		return m
 	}
-	c := *m
-	c.Trees = make([]ir.Tree, len(m.Trees))
-	for i := range m.Trees {
-		c.Trees[i] = m.Trees[i]
-		c.Trees[i].Nodes = slices.Clone(m.Trees[i].Nodes)
-		for j := range c.Trees[i].Nodes {
-			n := &c.Trees[i].Nodes[j]
-			if n.Kind != ir.Soft || len(n.Weights) == 0 {
-				continue
-			}
-			keep := max(1, int(math.Round(frac*float64(len(n.Weights)))))
-			order := make([]int, len(n.Weights))
-			for k := range order {
-				order[k] = k
-			}
-			sort.SliceStable(order, func(a, b int) bool { return math.Abs(n.Weights[order[a]]) > math.Abs(n.Weights[order[b]]) })
-			order = order[:keep]
-			sort.Ints(order)
-			idx, ws := make([]int, keep), make([]float64, keep)
-			for k, o := range order {
-				idx[k], ws[k] = n.Indices[o], n.Weights[o]
-			}
-			n.Indices, n.Weights = idx, ws
+	return editSoft(m, func(n *ir.Node) {
+		if len(n.Weights) == 0 {
+			return
 		}
-	}
-	return &c
+		keep := max(1, int(math.Round(frac*float64(len(n.Weights)))))
+		order := make([]int, len(n.Weights))
+		for k := range order {
+			order[k] = k
+		}
+		sort.SliceStable(order, func(a, b int) bool { return math.Abs(n.Weights[order[a]]) > math.Abs(n.Weights[order[b]]) })
+		order = order[:keep]
+		sort.Ints(order)
+		idx, ws := make([]int, keep), make([]float64, keep)
+		for k, o := range order {
+			idx[k], ws[k] = n.Indices[o], n.Weights[o]
+		}
+		n.Indices, n.Weights = idx, ws
+	})
 }
 
 // visited returns the mean number of soft nodes per row that the rows
 // reach with a probability other than 0 (in float64, every tree).
 func visited(m *ir.Model, rows [][]float64) float64 {
 	count := 0
-	var visit func(t *ir.Tree, i int, p float64, x []float64)
-	visit = func(t *ir.Tree, i int, p float64, x []float64) {
-		n := &t.Nodes[i]
-		if n.IsLeaf() {
-			return
+	walkReached(m, rows, func(n *ir.Node) {
+		if !n.IsLeaf() {
+			count++
 		}
-		count++
-		s := n.Bias
-		for j, f := range n.Indices {
-			s += float64(n.Weights[j] * x[f])
-		}
-		pl := ir.SmoothStep(s, n.Gamma)
-		if s != s {
-			pl = 0
-			if n.DefaultLeft {
-				pl = 1
-			}
-		}
-		if l := p * pl; l != 0 {
-			visit(t, n.Left, l, x)
-		}
-		if r := p * (1 - pl); r != 0 {
-			visit(t, n.Right, r, x)
-		}
-	}
-	for _, x := range rows {
-		if p := m.Preprocess; p != nil {
-			x = slices.Clone(x)
-			for j := range x {
-				x[j] = (x[j] - p.Shift[j]) * p.Scale[j]
-			}
-		}
-		for i := range m.Trees {
-			visit(&m.Trees[i], 0, 1, x)
-		}
-	}
+	})
 	return float64(count) / float64(len(rows))
 }
 

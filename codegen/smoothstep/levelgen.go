@@ -143,14 +143,7 @@ func genLvFeats(l *lvLayout) []jen.Code {
 		}
 		rows[i] = jen.Values(fs...)
 	}
-	var lines []jen.Code
-	for i := 0; i < len(l.counts); i += lvBoolsPerLine {
-		var line []jen.Code
-		for _, c := range l.counts[i:min(i+lvBoolsPerLine, len(l.counts))] {
-			line = append(line, jen.Lit(c))
-		}
-		lines = append(lines, jen.List(line...))
-	}
+	lines := litLines(l.counts)
 	nameI, nameN := l.name("lvI"), l.name("lvN")
 	return []jen.Code{
 		emit.Doc(fmt.Sprintf("%s holds the features of the weights of %s, row by row; past the node's %s, NumFeatures, "+
@@ -178,17 +171,23 @@ func genLvExact(g *emit.Gen, l *lvLayout) jen.Code {
 	)
 }
 
-// genLvLefts declares lvL, the default direction of every soft node,
-// lvBoolsPerLine to a line.
-func genLvLefts(l *lvLayout) jen.Code {
+// litLines returns the literals of vals, lvBoolsPerLine to a line.
+func litLines[T any](vals []T) []jen.Code {
 	var lines []jen.Code
-	for i := 0; i < len(l.lefts); i += lvBoolsPerLine {
+	for i := 0; i < len(vals); i += lvBoolsPerLine {
 		var line []jen.Code
-		for _, left := range l.lefts[i:min(i+lvBoolsPerLine, len(l.lefts))] {
-			line = append(line, jen.Lit(left))
+		for _, v := range vals[i:min(i+lvBoolsPerLine, len(vals))] {
+			line = append(line, jen.Lit(v))
 		}
 		lines = append(lines, jen.List(line...))
 	}
+	return lines
+}
+
+// genLvLefts declares lvL, the default direction of every soft node,
+// lvBoolsPerLine to a line.
+func genLvLefts(l *lvLayout) jen.Code {
+	lines := litLines(l.lefts)
 	name := l.name("lvL")
 	return emit.Doc(fmt.Sprintf("%s says which soft nodes of %s send a NaN margin left, in the order of %s.",
 		name, l.trees, l.name("lvW"))).Line().

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strconv"
 	"testing"
 	"time"
@@ -20,11 +21,23 @@ import (
 // rows reach with a probability > 0 (in float64).
 func reachable(m *ir.Model, rows [][]float64) float64 {
 	count := 0
+	walkReached(m, rows, func(n *ir.Node) {
+		if n.IsLeaf() {
+			count++
+		}
+	})
+	return float64(count) / float64(len(rows)*len(m.Trees))
+}
+
+// walkReached calls f with every node of every tree that a row of rows
+// reaches with a probability other than 0, computed in float64 after the
+// model's preprocessing, as the interpreter routes.
+func walkReached(m *ir.Model, rows [][]float64, f func(n *ir.Node)) {
 	var visit func(t *ir.Tree, i int, p float64, x []float64)
 	visit = func(t *ir.Tree, i int, p float64, x []float64) {
 		n := &t.Nodes[i]
+		f(n)
 		if n.IsLeaf() {
-			count++
 			return
 		}
 		s := n.Bias
@@ -46,11 +59,16 @@ func reachable(m *ir.Model, rows [][]float64) float64 {
 		}
 	}
 	for _, x := range rows {
+		if p := m.Preprocess; p != nil {
+			x = slices.Clone(x)
+			for j := range x {
+				x[j] = (x[j] - p.Shift[j]) * p.Scale[j]
+			}
+		}
 		for i := range m.Trees {
 			visit(&m.Trees[i], 0, 1, x)
 		}
 	}
-	return float64(count) / float64(len(rows)*len(m.Trees))
 }
 
 // TestMeasure compares the generated smoothstep packages (float64 and

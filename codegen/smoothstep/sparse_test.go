@@ -19,25 +19,31 @@ import (
 // penalty leaves them.
 func randomSparse(m *ir.Model, seed uint64) *ir.Model {
 	r := rand.New(rand.NewPCG(seed, 5))
+	return editSoft(m, func(n *ir.Node) {
+		var idx []int
+		var ws []float64
+		keep := r.IntN(len(n.Weights) + 1)
+		for k, o := range r.Perm(len(n.Weights)) {
+			if o < keep {
+				idx, ws = append(idx, n.Indices[k]), append(ws, n.Weights[k])
+			}
+		}
+		n.Indices, n.Weights = idx, ws
+	})
+}
+
+// editSoft returns a copy of m (sharing what edit does not replace) in
+// which edit has changed every soft node, in tree and node order.
+func editSoft(m *ir.Model, edit func(n *ir.Node)) *ir.Model {
 	c := *m
 	c.Trees = make([]ir.Tree, len(m.Trees))
 	for i := range m.Trees {
 		c.Trees[i] = m.Trees[i]
 		c.Trees[i].Nodes = slices.Clone(m.Trees[i].Nodes)
 		for j := range c.Trees[i].Nodes {
-			n := &c.Trees[i].Nodes[j]
-			if n.Kind != ir.Soft {
-				continue
+			if n := &c.Trees[i].Nodes[j]; n.Kind == ir.Soft {
+				edit(n)
 			}
-			var idx []int
-			var ws []float64
-			keep := r.IntN(len(n.Weights) + 1)
-			for k, o := range r.Perm(len(n.Weights)) {
-				if o < keep {
-					idx, ws = append(idx, n.Indices[k]), append(ws, n.Weights[k])
-				}
-			}
-			n.Indices, n.Weights = idx, ws
 		}
 	}
 	return &c
