@@ -140,7 +140,8 @@ type Options struct {
 	// learned combinations of the features. The exported model folds the
 	// projection into the node weights and biases (see Projection), so it
 	// is an ordinary model of soft trees. It needs the Conditional mode. 0
-	// means none.
+	// means none. With L1 too, the zeros are those of the weights over the
+	// projected features; the folded weights are dense.
 	Project int
 	// EarlyStopping, when > 0, stops training after this many epochs
 	// without a strictly lower validation loss, and restores the weights of
