@@ -270,17 +270,8 @@ func levelModels() []*ir.Model {
 	}
 	mixed.Float32Sum = true
 	ms = append(ms, mixed)
-	scalar := randmodel.TEL(16, 5, 3, 6, 3, 0.5) // one output per tree
+	scalar := oneOutputPerTree(randmodel.TEL(16, 5, 3, 6, 3, 0.5), 3)
 	scalar.Aggregation = ir.Mean
-	for i := range scalar.Trees {
-		t := &scalar.Trees[i]
-		t.Output = i % 3
-		for j := range t.Nodes {
-			if n := &t.Nodes[j]; n.Kind == ir.Leaf {
-				n.Value = n.Value[:1]
-			}
-		}
-	}
 	ms = append(ms, scalar)
 	// Groups of different depths, a soft tree with a γ = 0 node and a
 	// hard tree between them.
@@ -406,4 +397,19 @@ func TestRefusals(t *testing.T) {
 	if header := strings.SplitN(string(files[0].Data), "\n", 3); !strings.HasPrefix(header[1], "// Backend smoothstep,") {
 		t.Errorf("auto backend of a soft model: header %q, want the smoothstep backend", header[1])
 	}
+}
+
+// oneOutputPerTree makes tree i of m write output i mod outputs alone, its
+// leaves keeping their first value, and returns m.
+func oneOutputPerTree(m *ir.Model, outputs int) *ir.Model {
+	for i := range m.Trees {
+		t := &m.Trees[i]
+		t.Output = i % outputs
+		for j := range t.Nodes {
+			if n := &t.Nodes[j]; n.Kind == ir.Leaf {
+				n.Value = n.Value[:1]
+			}
+		}
+	}
+	return m
 }

@@ -99,17 +99,8 @@ func sparseModels() (names []string, ms []*ir.Model) {
 		}
 	}
 	add("wide", wide)
-	scalar := randomSparse(randmodel.TEL(25, 5, 3, 9, 3, 0.5), 25) // one output per tree, mean, Float32Sum
+	scalar := oneOutputPerTree(randomSparse(randmodel.TEL(25, 5, 3, 9, 3, 0.5), 25), 3) // mean, Float32Sum
 	scalar.Aggregation, scalar.Float32Sum = ir.Mean, true
-	for i := range scalar.Trees {
-		t := &scalar.Trees[i]
-		t.Output = i % 3
-		for j := range t.Nodes {
-			if n := &t.Nodes[j]; n.Kind == ir.Leaf {
-				n.Value = n.Value[:1]
-			}
-		}
-	}
 	add("scalar", scalar)
 	// Listed zero weights: 0·NaN and 0·Inf make the margin NaN in both
 	// paths, as in the interpreter; and a tree of another depth, which
