@@ -168,7 +168,10 @@ func keyPrefix(n *jnode, inObject bool) string {
 // compactLen returns the length of what writeCompact writes for n, or,
 // once that exceeds limit, some length above limit.
 func compactLen(n *jnode, inObject bool, limit int) int {
-	l := len(keyPrefix(n, inObject))
+	l := 0
+	if inObject {
+		l = len(n.keyJS) + len(": ")
+	}
 	if n.open == 0 {
 		return l + len(n.raw)
 	}

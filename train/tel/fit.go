@@ -134,7 +134,7 @@ type trainer struct {
 	projOpt *optim.Adam
 	yb, dyb []float64  // with proj: the projected rows of the minibatch, and their ∂L/∂y
 	dw      *denseWork // dense mode
-	xb      []float64  // dense: the rows of the minibatch
+	xb      []float64  // dense mode, and with proj: the rows of the minibatch
 	outb    []float64  // the margins of the minibatch's rows
 	dTb     []float64  // their ∂L/∂T
 	margins []float64  // n × k: every training row's margins in the epoch

@@ -184,13 +184,18 @@ func (pr *Projection) Forward(x []float64, n int, out []float64) error {
 	if n < 1 || len(x) != n*pr.in || len(out) != n*pr.out {
 		return fmt.Errorf("tel: Forward of %d rows needs %d inputs and room for %d outputs, got %d and %d", n, n*pr.in, n*pr.out, len(x), len(out))
 	}
+	pr.project(x, n, out)
+	pr.x, pr.n = x, n
+	return nil
+}
+
+// project writes Ax + c of the n rows of x into out.
+func (pr *Projection) project(x []float64, n int, out []float64) {
 	c := pr.C()
 	for r := range n {
 		copy(out[r*pr.out:(r+1)*pr.out], c)
 	}
 	blas64.Gemm(blas.NoTrans, blas.Trans, 1, general(n, pr.in, x), general(pr.out, pr.in, pr.A()), 1, general(n, pr.out, out))
-	pr.x, pr.n = x, n
-	return nil
 }
 
 // Backward takes ∂L/∂out of the last Forward's rows (n × Out), adds the
@@ -257,11 +262,7 @@ func (pr *Projection) apply(x []float64, n int) []float64 {
 		return x
 	}
 	out := make([]float64, n*pr.out)
-	c := pr.C()
-	for r := range n {
-		copy(out[r*pr.out:(r+1)*pr.out], c)
-	}
-	blas64.Gemm(blas.NoTrans, blas.Trans, 1, general(n, pr.in, x), general(pr.out, pr.in, pr.A()), 1, general(n, pr.out, out))
+	pr.project(x, n, out)
 	return out
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/treegen/treegen/runtime"
@@ -149,7 +150,7 @@ func TestLayerErrors(t *testing.T) {
 	} {
 		cfg := good
 		c.edit(&cfg)
-		if _, err := NewLayer(cfg); err == nil || !contains(err.Error(), c.want) {
+		if _, err := NewLayer(cfg); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: got %v, want an error with %q", c.name, err, c.want)
 		}
 	}
@@ -172,15 +173,6 @@ func TestLayerErrors(t *testing.T) {
 	if _, err := NewProjection(0, 2, 1); err == nil {
 		t.Error("projection from 0 features: no error")
 	}
-}
-
-func contains(s, sub string) bool {
-	for i := 0; i+len(sub) <= len(s); i++ {
-		if s[i:i+len(sub)] == sub {
-			return true
-		}
-	}
-	return false
 }
 
 // TestProjectFold trains a projection and a layer jointly (Options.Project)
@@ -237,7 +229,7 @@ func TestProjectFold(t *testing.T) {
 	} {
 		o := DefaultOptions(Logistic)
 		c.edit(&o)
-		if _, err := Fit(synthetic(1, 50, 3, 2), nil, o); err == nil || !contains(err.Error(), c.want) {
+		if _, err := Fit(synthetic(1, 50, 3, 2), nil, o); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("got %v, want an error with %q", err, c.want)
 		}
 	}

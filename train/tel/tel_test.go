@@ -557,7 +557,7 @@ func TestL1(t *testing.T) {
 	}
 	o := DefaultOptions(Logistic)
 	o.L1 = -1
-	if _, err := Fit(d, nil, o); err == nil || !contains(err.Error(), "L1 must be") {
+	if _, err := Fit(d, nil, o); err == nil || !strings.Contains(err.Error(), "L1 must be") {
 		t.Errorf("L1 -1: %v", err)
 	}
 }
