@@ -84,8 +84,7 @@ type grower struct {
 	bm      *binned
 	threads int
 
-	rows, tmp []int32    // rows[0:m] are the rows of the current tree, permuted by the splits
-	ord       []gradPair // ord[i] = grad[rows[i]] for the nodes whose histograms are built
+	rows, tmp []int32 // rows[0:m] are the rows of the current tree, permuted by the splits
 	grad      []gradPair
 	features  []int // the features of the current tree, ascending
 
@@ -104,13 +103,58 @@ type grower struct {
 	level, next, batch, children []*nodeState
 
 	// Scratch of phase.
-	builds  []buildJob
-	subs    []subJob
-	evals   []*nodeState
-	units   [][]int   // the features of the current tree by group of four: the units of work of phase
-	results [][]split // per unit, per eval
-	temps   [][]cell
+	builds     []buildJob
+	subs       []subJob
+	evals      []*nodeState
+	units      []unit    // the features of the current tree in units of work of phase
+	unitGroups []int     // backing array of the units' groups
+	results    [][]split // per unit, per eval
+	temps      [][]cell
+	chunks     []chunk  // the chunks of the rows of builds
+	partials   [][]cell // the histograms of the chunks after the first of a job
+
+	// Scratch of partitionAll.
+	pchunks []pchunk
 }
+
+// unit is a unit of work of phase: up to maxUnitGroups consecutive groups
+// of four features (see binned) that hold features of the current tree,
+// and those features, ascending.
+type unit struct {
+	groups   []int
+	features []int
+}
+
+// chunk is a range of the rows of a build job whose histogram is built by
+// one unit of work: the job's first chunk into the job's histogram, each
+// other one into a partial histogram that is then added to it.
+type chunk struct {
+	job, lo, hi int
+	dst         []cell
+}
+
+// pchunk is a range of the rows of a node that partitionAll partitions as
+// one unit of work; left is the number of them its split sends left.
+type pchunk struct {
+	node            *nodeState
+	lo, hi          int
+	left            int
+	first, only     bool
+	leftAt, rightAt int // where its left and right rows go, in g.tmp
+}
+
+// Chunks: the rows of a histogram built, or of a node partitioned, are
+// split into at most maxChunks ranges of at least chunkRows rows each,
+// which are units of work of their own. How a node's rows are split
+// depends only on their number, never on the number of goroutines, and so
+// does every sum.
+const (
+	chunkRows = 1 << 14
+	maxChunks = 64
+)
+
+// chunkSize returns the rows per chunk of a range of m rows.
+func chunkSize(m int) int { return max(chunkRows, (m+maxChunks-1)/maxChunks) }
 
 type buildJob struct {
 	hist   []cell
@@ -125,12 +169,12 @@ type subJob struct{ dst, src []cell }
 // goroutines, one of share growers that divide histBudget among them.
 func newGrower(s *settings, bm *binned, threads, share int) *grower {
 	g := &grower{
-		s:       s,
-		threads: threads,
-		bm:      bm,
-		rows:    make([]int32, bm.n),
-		tmp:     make([]int32, bm.n),
-		ord:     make([]gradPair, bm.n),
+		s:          s,
+		threads:    threads,
+		bm:         bm,
+		rows:       make([]int32, bm.n),
+		tmp:        make([]int32, bm.n),
+		unitGroups: make([]int, maxUnitGroups*((bm.p+3)/4)),
 	}
 	g.maxHist = max(histBudget/share/(24*max(bm.slots, 1)), 6)
 	return g
@@ -179,15 +223,7 @@ func (g *grower) keepLimit() int { return (g.maxHist - 2) / 2 }
 // features.
 func (g *grower) grow(grad []gradPair, m int, features []int) ([]tnode, error) {
 	g.grad, g.features = grad, features
-	g.units = g.units[:0]
-	for i := 0; i < len(features); {
-		k := i + 1
-		for k < len(features) && features[k]/4 == features[i]/4 {
-			k++
-		}
-		g.units = append(g.units, features[i:k])
-		i = k
-	}
+	g.setUnits(features)
 	for len(g.results) < len(g.units) {
 		g.results = append(g.results, nil)
 	}
@@ -233,6 +269,50 @@ func (g *grower) grow(grad []gradPair, m int, features []int) ([]tnode, error) {
 	}
 	return g.nodes, nil
 }
+
+// setUnits divides features, ascending, into g.units: runs of groups of
+// four, as many groups per unit as keep every goroutine busy, up to
+// maxUnitGroups and while the unit's slots fit in a core's first-level
+// cache (unitSlots). How the features are divided changes no result.
+func (g *grower) setUnits(features []int) {
+	groups := 0
+	for i, f := range features {
+		if i == 0 || f/4 != features[i-1]/4 {
+			groups++
+		}
+	}
+	per := max(1, min(maxUnitGroups, groups/(2*g.threads)))
+	bm := g.bm
+	slotsOf := func(grp int) int {
+		last := min(4*grp+3, bm.p-1)
+		return bm.off[last] + bm.nb[last] + 1 - bm.off[4*grp]
+	}
+	g.units = g.units[:0]
+	for i := 0; i < len(features); {
+		u := unit{groups: g.unitGroups[len(g.units)*maxUnitGroups:][:0:maxUnitGroups]}
+		slots := 0
+		k := i
+		for k < len(features) {
+			grp := features[k] / 4
+			if len(u.groups) == 0 || grp != u.groups[len(u.groups)-1] {
+				if len(u.groups) == per || (len(u.groups) > 0 && slots+slotsOf(grp) > unitSlots) {
+					break
+				}
+				u.groups = append(u.groups, grp)
+				slots += slotsOf(grp)
+			}
+			k++
+		}
+		u.features = features[i:k]
+		g.units = append(g.units, u)
+		i = k
+	}
+}
+
+// unitSlots is the number of histogram slots (24 bytes each) beyond which
+// a unit takes no further group: about 36 KiB, so that the slots a pass
+// over the rows adds to stay in a core's first-level cache.
+const unitSlots = 1536
 
 // leaf returns the leaf of st: value -G/(H+λ)·η, and its rows.
 func (g *grower) leaf(st *nodeState) tnode {
@@ -301,23 +381,68 @@ func (g *grower) growDepthwise(root *nodeState) error {
 	return nil
 }
 
-// partitionAll partitions the rows of the nodes ps by their best splits,
-// spreading the nodes over the goroutines when they have many rows.
+// partitionAll partitions the rows of the nodes ps by their best splits.
+// The units of work are chunks of the nodes' rows (see chunkSize): each
+// partitions its rows stably; a node of several chunks then moves each
+// chunk's left and right rows to their places through g.tmp. The result
+// is the stable partition of every node, whatever the goroutines.
 func (g *grower) partitionAll(ps []*nodeState) {
-	rows := 0
+	g.pchunks = g.pchunks[:0]
+	rows, split := 0, false
 	for _, p := range ps {
 		rows += p.n()
+		size := chunkSize(p.n())
+		for lo := p.lo; lo < p.hi; lo += size {
+			hi := min(lo+size, p.hi)
+			g.pchunks = append(g.pchunks, pchunk{node: p, lo: lo, hi: hi, first: lo == p.lo, only: lo == p.lo && hi == p.hi})
+			split = split || hi < p.hi
+		}
 	}
 	threads := g.threads
 	if rows < minParallelWork {
 		threads = 1
 	}
-	parallel.For(len(ps), threads, func(i int) { g.partition(ps[i]) })
+	cs := g.pchunks
+	parallel.For(len(cs), threads, func(i int) {
+		c := &cs[i]
+		c.left = g.partition(c.node, c.lo, c.hi)
+	})
+	// Each node's left rows, chunk by chunk, then its right rows.
+	for i := 0; i < len(cs); {
+		p := cs[i].node
+		k := i
+		left := 0
+		for ; k < len(cs) && cs[k].node == p; k++ {
+			left += cs[k].left
+		}
+		p.nLeft = left
+		l, r := p.lo, p.lo+left
+		for ; i < k; i++ {
+			cs[i].leftAt, cs[i].rightAt = l, r
+			l += cs[i].left
+			r += cs[i].hi - cs[i].lo - cs[i].left
+		}
+	}
+	if !split {
+		return
+	}
+	parallel.For(len(cs), threads, func(i int) {
+		if c := &cs[i]; !c.only {
+			m := c.hi - c.lo
+			copy(g.tmp[c.leftAt:], g.rows[c.lo:c.lo+c.left])
+			copy(g.tmp[c.rightAt:], g.rows[c.lo+c.left:c.lo+m])
+		}
+	})
+	parallel.For(len(cs), threads, func(i int) {
+		if c := &cs[i]; !c.only {
+			copy(g.rows[c.lo:c.hi], g.tmp[c.lo:c.hi])
+		}
+	})
 }
 
-// partition reorders p's rows stably, those that its best split sends left
-// first, and sets p.nLeft to their number.
-func (g *grower) partition(p *nodeState) {
+// partition reorders the rows g.rows[lo:hi] of p stably, those that its
+// best split sends left first, and returns their number.
+func (g *grower) partition(p *nodeState, lo, hi int) int {
 	sp := &p.best
 	f := sp.feature
 	n := g.bm.n
@@ -332,8 +457,8 @@ func (g *grower) partition(p *nodeState) {
 	if sp.nanLeft {
 		goLeft[g.bm.nb[f]] = 1
 	}
-	rows := g.rows[p.lo:p.hi]
-	rt := g.tmp[p.lo:p.hi]
+	rows := g.rows[lo:hi]
+	rt := g.tmp[lo:hi]
 	// Branch-free stable partition: each row is written to both sides,
 	// and only the side it belongs to advances.
 	k, j := 0, 0
@@ -345,7 +470,7 @@ func (g *grower) partition(p *nodeState) {
 		j += 1 - left
 	}
 	copy(rows[k:], rt[:j])
-	p.nLeft = k
+	return k
 }
 
 // split applies the best split of p, whose rows partition has ordered: it
@@ -434,7 +559,7 @@ func (g *grower) growLeafwise(root *nodeState) error {
 	leaves := 1
 	for open.Len() > 0 && leaves < g.s.maxLeaves {
 		p := heap.Pop(&open).(*nodeState)
-		g.partition(p)
+		g.partitionAll([]*nodeState{p})
 		l, r, err := g.split(p)
 		if err != nil {
 			return err
@@ -483,23 +608,32 @@ func (h *stateHeap) Pop() any {
 }
 
 // phase builds the histograms of g.builds, computes those of g.subs and
-// finds the best split of every node of g.evals, spreading the units (the
-// features of a group of four) over the goroutines: every histogram slot
-// and every candidate of a unit is computed by one goroutine in a fixed
-// order, and the units' best candidates are combined in unit order, so the
-// result does not depend on the number of goroutines or their scheduling.
+// finds the best split of every node of g.evals. The units of work are
+// the features of a group of four (see binned) and, for a build job of
+// many rows, the chunks of its rows (see chunkSize): every histogram slot
+// and every candidate is computed by one goroutine in a fixed order, the
+// partial histograms of a job's chunks are added up in chunk order, and
+// the groups' best candidates are combined in group order, so the result
+// does not depend on the number of goroutines or their scheduling.
 func (g *grower) phase() {
-	for _, b := range g.builds {
-		rows, ord := g.rows[b.lo:b.hi], g.ord[b.lo:b.hi]
-		for i, r := range rows {
-			ord[i] = g.grad[r]
+	g.chunks = g.chunks[:0]
+	work, partials := 0, 0
+	for j, b := range g.builds {
+		work += b.hi - b.lo
+		size := chunkSize(b.hi - b.lo)
+		for lo := b.lo; lo < b.hi; lo += size {
+			c := chunk{job: j, lo: lo, hi: min(lo+size, b.hi), dst: b.hist}
+			if lo > b.lo {
+				if partials == len(g.partials) {
+					g.partials = append(g.partials, make([]cell, g.bm.slots))
+				}
+				c.dst = g.partials[partials]
+				partials++
+			}
+			g.chunks = append(g.chunks, c)
 		}
 	}
-	work := 0
-	for _, b := range g.builds {
-		work += b.hi - b.lo
-	}
-	work = work*len(g.features) + (len(g.subs)+len(g.evals))*g.bm.slots
+	work = work*len(g.features) + (len(g.subs)+len(g.evals)+partials)*g.bm.slots
 	threads := g.threads
 	if work < minParallelWork {
 		threads = 1
@@ -510,15 +644,22 @@ func (g *grower) phase() {
 			g.results[u] = append(g.results[u], noSplit)
 		}
 	}
-	parallel.For(len(g.units), threads, func(u int) {
-		group := g.units[u]
-		for _, b := range g.builds {
-			g.buildGroup(group, b)
-		}
-		for _, f := range group {
-			g.finishFeature(f, g.results[u])
-		}
-	})
+	if partials == 0 {
+		// One chunk per job: a unit builds its slots of every histogram,
+		// then scans them.
+		parallel.For(len(g.units), threads, func(u int) {
+			for _, c := range g.chunks {
+				g.buildUnit(&g.units[u], c)
+			}
+			g.finishUnit(u)
+		})
+	} else {
+		nc := len(g.chunks)
+		parallel.For(len(g.units)*nc, threads, func(t int) {
+			g.buildUnit(&g.units[t/nc], g.chunks[t%nc])
+		})
+		parallel.For(len(g.units), threads, g.finishUnit)
+	}
 	for _, st := range g.evals {
 		st.best = noSplit
 	}
@@ -531,6 +672,29 @@ func (g *grower) phase() {
 	}
 	for _, st := range g.evals {
 		g.finishSplit(st)
+	}
+}
+
+// finishUnit adds the partial histograms of the chunks into their jobs'
+// histograms, in chunk order, then computes the subtractions and scans
+// the features of unit u, all on u's slots.
+func (g *grower) finishUnit(u int) {
+	un := &g.units[u]
+	first, last := 4*un.groups[0], min(4*un.groups[len(un.groups)-1]+3, g.bm.p-1)
+	lo, hi := g.bm.off[first], g.bm.off[last]+g.bm.nb[last]+1
+	for _, c := range g.chunks {
+		if c.lo == g.builds[c.job].lo {
+			continue
+		}
+		dst, src := g.builds[c.job].hist[lo:hi], c.dst[lo:hi]
+		for i := range dst {
+			dst[i].g += src[i].g
+			dst[i].h += src[i].h
+			dst[i].n += src[i].n
+		}
+	}
+	for _, f := range un.features {
+		g.finishFeature(f, g.results[u])
 	}
 }
 
@@ -552,57 +716,26 @@ func (g *grower) finishFeature(f int, best []split) {
 	}
 }
 
-// buildGroup fills the slots of the features fs of b's histogram from b's
-// rows, in row order. fs are features of one group of four (see binned):
-// all four of them take the fast path, in which one load gives a row's four
-// bins and four independent chains of additions are in flight.
-func (g *grower) buildGroup(fs []int, b buildJob) {
+// buildUnit fills the slots of the groups of u in c.dst from c's rows, in
+// row order: the slots of every feature of the groups, also of features
+// that the current tree does not use (whose slots nothing reads).
+func (g *grower) buildUnit(u *unit, c chunk) {
 	bm := g.bm
 	n := bm.n
-	words := bm.packed[(fs[0]/4)*n : (fs[0]/4+1)*n]
-	rows, ord := g.rows[b.lo:b.hi], g.ord[b.lo:b.hi]
-	ord = ord[:len(rows)]
-	for _, f := range fs {
-		clear(b.hist[bm.off[f] : bm.off[f]+bm.nb[f]+1])
-	}
-	if len(fs) < 4 {
-		for _, f := range fs {
-			h := b.hist[bm.off[f] : bm.off[f]+bm.nb[f]+1]
-			shift := 8 * uint(f%4)
-			for i, r := range rows {
-				a := &h[words[r]>>shift&0xff]
-				a.g += ord[i].g
-				a.h += ord[i].h
-				a.n++
+	var spare [256]cell // the slots of the features beyond the last one
+	a := rowAdder{groups: len(u.groups)}
+	for j, grp := range u.groups {
+		a.words[j] = bm.packed[grp*n : (grp+1)*n]
+		for k := range 4 {
+			if f := 4*grp + k; f < bm.p {
+				a.slots[4*j+k] = c.dst[bm.off[f] : bm.off[f]+bm.nb[f]+1]
+				clear(a.slots[4*j+k])
+			} else {
+				a.slots[4*j+k] = spare[:]
 			}
 		}
-		return
 	}
-	// The four features' slots are consecutive: offsets o1, o2, o3 from
-	// the first one's.
-	base := bm.off[fs[0]]
-	h := b.hist[base : bm.off[fs[3]]+bm.nb[fs[3]]+1]
-	o1, o2, o3 := bm.off[fs[1]]-base, bm.off[fs[2]]-base, bm.off[fs[3]]-base
-	for i, r := range rows {
-		gg, hh := ord[i].g, ord[i].h
-		w := words[r]
-		a := &h[w&0xff]
-		a.g += gg
-		a.h += hh
-		a.n++
-		a = &h[o1+int(w>>8&0xff)]
-		a.g += gg
-		a.h += hh
-		a.n++
-		a = &h[o2+int(w>>16&0xff)]
-		a.g += gg
-		a.h += hh
-		a.n++
-		a = &h[o3+int(w>>24)]
-		a.g += gg
-		a.h += hh
-		a.n++
-	}
+	a.addRows(g.rows[c.lo:c.hi], g.grad)
 }
 
 // scan considers every split of st on feature f, in increasing bin order
