@@ -23,12 +23,31 @@
 //	1.0  the base format
 //	1.1  adds "trees_per_round" (Model.TreesPerRound)
 //	1.2  adds a tree's "activation" (Tree.Activation, latent trees)
+//	1.3  adds a split node's "gain" and "cover" (Node.Gain, Node.Cover)
 //
 // A model that leaves trees_per_round out is written as 1.0, byte for byte
-// as before 1.1 existed, with the same Hash. Decode refuses a file that uses
-// a field its stated version predates ("trees_per_round" in a 1.0 file,
-// a tree's "activation" in a 1.1 file):
-// that file would be refused by the readers it claims to suit.
+// as before 1.1 existed, with the same Hash; likewise a model without split
+// statistics is written byte for byte as before 1.3. Decode refuses a file
+// that uses a field its stated version predates ("trees_per_round" in a 1.0
+// file, a tree's "activation" in a 1.1 file, a node's "gain" or "cover" in
+// a 1.2 file): that file would be refused by the readers it claims to suit.
+//
+// # Split statistics
+//
+// A split node may carry two numbers recorded by its producer, for feature
+// importance (package ir/importance) and inspection: "gain", the loss
+// reduction of the split in the producer's units (XGBoost's loss_chg, the
+// bracket G_L²/(H_L+λ) + G_R²/(H_R+λ) − G²/(H+λ); LightGBM's split_gain;
+// train/gbdt records XGBoost's definition), and "cover", the hessian sum of
+// the training rows that reached the node (XGBoost's sum_hessian,
+// LightGBM's internal_weight; the row count for squared error). Both are
+// optional and 0 when absent (Node.HasStats); Validate accepts them on split
+// nodes only, finite, with cover >= 0. They are metadata: no prediction
+// depends on them, and the interpreter and the backends never read them.
+// An importer that turns one split of its library into several IR nodes
+// (a guard, copies of a subtree) puts the statistics on one node, the one
+// that stands for the split, so that every split of the source is counted
+// once.
 //
 // # Boosting rounds
 //

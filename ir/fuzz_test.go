@@ -16,6 +16,7 @@ func FuzzDecode(f *testing.F) {
 	f.Add(seed)
 	f.Add([]byte(`{"format_version": "1.0"}`))
 	f.Add([]byte(`{"format_version": "1.0", "task": "regression", "num_features": 1, "num_outputs": 1, "aggregation": "sum", "link": "identity", "trees": [{"output": 0, "nodes": [{"kind": "leaf", "value": [1]}]}]}`))
+	f.Add([]byte(`{"format_version": "1.3", "task": "regression", "num_features": 2, "num_outputs": 1, "aggregation": "sum", "link": "identity", "trees": [{"output": 0, "nodes": [{"kind": "axis", "left": 1, "right": 2, "feature": 1, "threshold": 0.5, "gain": 2.5, "cover": 10}, {"kind": "leaf", "value": [1]}, {"kind": "leaf", "value": [2]}]}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := Decode(data, "fuzz.json")
 		if err != nil {

@@ -58,7 +58,7 @@ func TestDecodeErrors(t *testing.T) {
 		{"future major", `{"format_version": "2.0"}`, `m.json: format_version "2.0" is not supported: this treegen reads 1.x`},
 		{"bad version", `{"format_version": "one"}`, `m.json: format_version "one" is not MAJOR.MINOR`},
 		{"unknown field", strings.Replace(string(good), `"threshold"`, `"treshold"`, 1),
-			`m.json: trees[0].nodes[0].treshold: unknown field "treshold" (known: activity, bias, categories, default_left, feature, gamma, indices, kind, left, less_equal, right, softmax, threshold, value, weights)`},
+			`m.json: trees[0].nodes[0].treshold: unknown field "treshold" (known: activity, bias, categories, cover, default_left, feature, gain, gamma, indices, kind, left, less_equal, right, softmax, threshold, value, weights)`},
 		{"wrong type", strings.Replace(string(good), `"feature": 1`, `"feature": "1"`, 1),
 			`m.json: trees[0].nodes[0].feature: want an integer, got a string`},
 		{"fraction for int", strings.Replace(string(good), `"feature": 1`, `"feature": 1.5`, 1),

@@ -100,11 +100,27 @@ func checkAddedFields(obj map[string]any, version string) error {
 			return fmt.Errorf("%s: this field was added in format version %s.%d, but the file says format_version %q", k, major, addedIn[k], version)
 		}
 	}
-	if trees, ok := obj["trees"].([]any); ok && minor < activationAddedIn {
-		for i, t := range trees {
-			if t, ok := t.(map[string]any); ok {
-				if _, ok := t["activation"]; ok {
-					return fmt.Errorf("trees[%d].activation: this field was added in format version %s.%d, but the file says format_version %q", i, major, activationAddedIn, version)
+	trees, _ := obj["trees"].([]any)
+	if minor >= statsAddedIn {
+		return nil
+	}
+	for i, t := range trees {
+		t, ok := t.(map[string]any)
+		if !ok {
+			continue
+		}
+		if _, ok := t["activation"]; ok && minor < activationAddedIn {
+			return fmt.Errorf("trees[%d].activation: this field was added in format version %s.%d, but the file says format_version %q", i, major, activationAddedIn, version)
+		}
+		nodes, _ := t["nodes"].([]any)
+		for j, n := range nodes {
+			n, ok := n.(map[string]any)
+			if !ok {
+				continue
+			}
+			for _, k := range [...]string{"gain", "cover"} {
+				if _, ok := n[k]; ok {
+					return fmt.Errorf("trees[%d].nodes[%d].%s: this field was added in format version %s.%d, but the file says format_version %q", i, j, k, major, statsAddedIn, version)
 				}
 			}
 		}
@@ -112,8 +128,12 @@ func checkAddedFields(obj map[string]any, version string) error {
 	return nil
 }
 
-// activationAddedIn is the minor version that added Tree.Activation.
-const activationAddedIn = 2
+// activationAddedIn is the minor version that added Tree.Activation,
+// statsAddedIn the one that added Node.Gain and Node.Cover.
+const (
+	activationAddedIn = 2
+	statsAddedIn      = 3
+)
 
 // stamped returns m as Marshal and Hash encode it: with the format version
 // MinFormatVersion, the lowest that can represent it (a shallow copy when

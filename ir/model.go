@@ -17,8 +17,9 @@ const FormatVersion = "1.0"
 
 // LatestFormatVersion is the newest format version this package knows.
 // Version 1.1 added Model.TreesPerRound ("trees_per_round"), version 1.2
-// Tree.Activation ("activation").
-const LatestFormatVersion = "1.2"
+// Tree.Activation ("activation"), version 1.3 the split statistics
+// Node.Gain and Node.Cover ("gain", "cover").
+const LatestFormatVersion = "1.3"
 
 // MaxDepth is the deepest tree Validate accepts (the root has depth 0).
 const MaxDepth = 100
@@ -216,6 +217,16 @@ type Node struct {
 
 	// Activity is a_t in [0, 1], the node's activity in a latent tree.
 	Activity *float64 `json:"activity,omitempty"`
+
+	// Gain and Cover are optional statistics of a split, recorded by its
+	// producer: Gain is the split's loss reduction in the producer's units
+	// (XGBoost's loss_chg, LightGBM's split_gain), Cover the hessian sum of
+	// the training rows that reached the node. They are metadata: they
+	// change no prediction, and neither the interpreter nor any backend
+	// reads them (package ir/importance does). Only split nodes have them;
+	// 0 and 0 mean none recorded. Added in format version 1.3.
+	Gain  float64 `json:"gain,omitempty"`
+	Cover float64 `json:"cover,omitempty"`
 }
 
 // SoftmaxParams is a softmax leaf over a subset of the classes: for class
@@ -252,6 +263,9 @@ type Provenance struct {
 
 // IsSplit reports whether n has children.
 func (n *Node) IsSplit() bool { return n.Kind.IsSplit() }
+
+// HasStats reports whether n carries split statistics (Gain or Cover).
+func (n *Node) HasStats() bool { return n.Gain != 0 || n.Cover != 0 }
 
 // IsLeaf reports whether n is a leaf.
 func (n *Node) IsLeaf() bool { return !n.Kind.IsSplit() }
@@ -295,10 +309,13 @@ func (m *Model) TreesPerOutput() []int {
 }
 
 // MinFormatVersion returns the lowest format version that can represent m:
-// "1.2" when a tree has an Activation, else "1.1" when it sets
-// TreesPerRound, else "1.0" (FormatVersion). Marshal and Hash stamp it on
-// the model they encode.
+// "1.3" when a node has split statistics (Gain or Cover), else "1.2" when a
+// tree has an Activation, else "1.1" when it sets TreesPerRound, else "1.0"
+// (FormatVersion). Marshal and Hash stamp it on the model they encode.
 func (m *Model) MinFormatVersion() string {
+	if m.HasStats() {
+		return "1.3"
+	}
 	for i := range m.Trees {
 		if m.Trees[i].Activation != NoActivation {
 			return "1.2"
@@ -308,6 +325,19 @@ func (m *Model) MinFormatVersion() string {
 		return "1.1"
 	}
 	return FormatVersion
+}
+
+// HasStats reports whether some node of m carries split statistics (see
+// Node.Gain).
+func (m *Model) HasStats() bool {
+	for i := range m.Trees {
+		for j := range m.Trees[i].Nodes {
+			if m.Trees[i].Nodes[j].HasStats() {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // numHard returns the number of non-latent trees.

@@ -320,6 +320,8 @@ const (
 	fSoftmax
 	fActivity
 	fCategories
+	fGain
+	fCover
 )
 
 // nodePath is the JSON path of a node, formatted only when a rule fails.
@@ -413,6 +415,15 @@ func (v *validator) node(path nodePath, t *Tree, n *Node) {
 		v.fail(path.String()+".kind", "unknown node kind %q (want axis, categorical, oblique, soft, leaf or softmax)", n.Kind)
 		return
 	}
+	if n.IsSplit() {
+		allowed |= fGain | fCover
+		if !finite(n.Gain) {
+			v.fail(path.String()+".gain", "%v is not a finite number", n.Gain)
+		}
+		if !finite(n.Cover) || n.Cover < 0 {
+			v.fail(path.String()+".cover", "cover is a hessian sum, a finite number >= 0, got %v", n.Cover)
+		}
+	}
 	if t.Latent {
 		allowed |= fActivity
 		if n.Activity == nil {
@@ -432,13 +443,18 @@ func (v *validator) node(path nodePath, t *Tree, n *Node) {
 		{fGamma, "gamma", n.Gamma != 0}, {fValue, "value", n.Value != nil}, {fSoftmax, "softmax", n.Softmax != nil},
 		{fActivity, "activity", n.Activity != nil},
 		{fCategories, "categories", n.Categories != nil},
+		{fGain, "gain", n.Gain != 0}, {fCover, "cover", n.Cover != 0},
 	} {
 		if f.set && allowed&f.bit == 0 {
 			why := fmt.Sprintf("a %s node", n.Kind)
-			if f.name == "activity" {
+			note := ""
+			switch f.name {
+			case "activity":
 				why = "a node outside a latent tree"
+			case "gain", "cover":
+				note = " (split statistics belong to split nodes)"
 			}
-			v.fail(path.String()+"."+f.name, "%s has no %s", why, f.name)
+			v.fail(path.String()+"."+f.name, "%s has no %s%s", why, f.name, note)
 			return
 		}
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"encoding/json"
 	"fmt"
 	"io"
 	"sort"
@@ -11,30 +12,159 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/treegen/treegen/ir"
+	"github.com/treegen/treegen/ir/importance"
 )
 
 func (a *app) inspectCmd() *cobra.Command {
-	var dot bool
+	var dot, asJSON bool
+	var top int
 	cmd := &cobra.Command{
-		Use:   "inspect MODEL.json [--dot]",
-		Short: "Summarise a model, or draw it as Graphviz",
+		Use:   "inspect MODEL.json [--dot | --json] [--top N]",
+		Short: "Summarise a model with its feature importances, or draw it as Graphviz",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if dot && asJSON {
+				return fmt.Errorf("--dot and --json are exclusive: choose one output")
+			}
+			if top < 0 {
+				return fmt.Errorf("--top must be at least 0 (0: every feature), got %d", top)
+			}
 			m, err := loadModel(args[0])
 			if err != nil {
 				return err
 			}
 			w := bufio.NewWriter(a.stdout)
-			if dot {
+			switch {
+			case dot:
 				writeDot(w, m)
-			} else {
+			case asJSON:
+				if err := writeSummaryJSON(w, m); err != nil {
+					return err
+				}
+			default:
 				writeSummary(w, m)
+				writeImportance(w, m, importance.Compute(m), top)
 			}
 			return w.Flush()
 		},
 	}
 	cmd.Flags().BoolVar(&dot, "dot", false, "print the trees in Graphviz dot format")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the summary and every feature's importance as JSON")
+	cmd.Flags().IntVar(&top, "top", 10, "features in the importance table (0: all)")
 	return cmd
+}
+
+// writeImportance prints the importance table of r: the top features (all
+// when top is 0) by total gain when the model has split statistics, else
+// by split count.
+func writeImportance(w io.Writer, m *ir.Model, r *importance.Report, top int) {
+	const key = "importance"
+	if len(r.Features) == 0 {
+		fmt.Fprintf(w, "%-12s no split tests a single feature\n", key)
+		return
+	}
+	shown := r.Features
+	if top > 0 && len(shown) > top {
+		shown = shown[:top]
+	}
+	what := fmt.Sprintf("%d features", len(r.Features))
+	switch {
+	case len(shown) < len(r.Features):
+		what = fmt.Sprintf("top %d of %d features", len(shown), len(r.Features))
+	case len(r.Features) == 1:
+		what = "1 feature"
+	}
+	if r.Stats {
+		fmt.Fprintf(w, "%-12s %s by total gain (XGBoost's get_score: weight = splits, gain and cover = means per split)\n", key, what)
+	} else {
+		fmt.Fprintf(w, "%-12s %s by split count; gain and cover unknown: the model's splits record no statistics\n", key, what)
+	}
+	notes := []string{}
+	if r.MultiFeature > 0 {
+		notes = append(notes, fmt.Sprintf("%d oblique or soft splits are not attributed to a feature", r.MultiFeature))
+	}
+	if r.WithoutStats > 0 {
+		notes = append(notes, fmt.Sprintf("%d split nodes without statistics (guards, copied subtrees) are not counted", r.WithoutStats))
+	}
+	for _, n := range notes {
+		fmt.Fprintf(w, "%-12s %s\n", "", n)
+	}
+	labels := make([]string, len(shown))
+	width := len("feature")
+	for i, f := range shown {
+		labels[i] = fmt.Sprintf("x[%d]", f.Index)
+		if f.Name != "" {
+			labels[i] = printable(f.Name)
+		}
+		width = max(width, len(labels[i]))
+	}
+	num := func(v float64) string { return strconv.FormatFloat(v, 'g', 6, 64) }
+	if r.Stats {
+		fmt.Fprintf(w, "  %-*s %8s %12s %12s %12s %12s\n", width, "feature", "weight", "total_gain", "gain", "total_cover", "cover")
+		for i, f := range shown {
+			fmt.Fprintf(w, "  %-*s %8d %12s %12s %12s %12s\n", width, labels[i], f.Weight, num(f.TotalGain), num(f.Gain), num(f.TotalCover), num(f.Cover))
+		}
+	} else {
+		fmt.Fprintf(w, "  %-*s %8s\n", width, "feature", "weight")
+		for i, f := range shown {
+			fmt.Fprintf(w, "  %-*s %8d\n", width, labels[i], f.Weight)
+		}
+	}
+}
+
+// writeSummaryJSON prints the summary of writeSummary as one JSON object,
+// with the importance of every feature (importance.Report's JSON).
+func writeSummaryJSON(w io.Writer, m *ir.Model) error {
+	hash, err := ir.Hash(m)
+	if err != nil {
+		return err
+	}
+	minDepth, maxDepth, leaves := -1, 0, 0
+	nodes := map[string]int{}
+	for i := range m.Trees {
+		t := &m.Trees[i]
+		d := t.Depth()
+		if minDepth < 0 || d < minDepth {
+			minDepth = d
+		}
+		maxDepth = max(maxDepth, d)
+		leaves += t.NumLeaves()
+		for j := range t.Nodes {
+			nodes[string(t.Nodes[j].Kind)]++
+		}
+	}
+	out := struct {
+		Name          string             `json:"name,omitempty"`
+		FormatVersion string             `json:"format_version"`
+		Task          ir.Task            `json:"task"`
+		ClassNames    []string           `json:"class_names,omitempty"`
+		NumFeatures   int                `json:"num_features"`
+		NumOutputs    int                `json:"num_outputs"`
+		Link          ir.Link            `json:"link"`
+		Aggregation   ir.Aggregation     `json:"aggregation"`
+		Trees         int                `json:"trees"`
+		MinDepth      int                `json:"min_depth"`
+		MaxDepth      int                `json:"max_depth"`
+		Leaves        int                `json:"leaves"`
+		Nodes         map[string]int     `json:"nodes"`
+		Producer      string             `json:"producer,omitempty"`
+		SHA256        string             `json:"sha256"`
+		Importance    *importance.Report `json:"importance"`
+	}{
+		Name: m.Name, FormatVersion: m.FormatVersion, Task: m.Task, ClassNames: m.ClassNames,
+		NumFeatures: m.NumFeatures, NumOutputs: m.NumOutputs, Link: m.Link, Aggregation: m.Aggregation,
+		Trees: len(m.Trees), MinDepth: max(minDepth, 0), MaxDepth: maxDepth, Leaves: leaves, Nodes: nodes,
+		SHA256: hash, Importance: importance.Compute(m),
+	}
+	if m.Provenance != nil {
+		out.Producer = m.Provenance.Producer
+	}
+	b, err := json.MarshalIndent(out, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(w, "%s\n", b)
+	return err
 }
 
 func writeSummary(w io.Writer, m *ir.Model) {

@@ -66,7 +66,7 @@ func TestBadInput(t *testing.T) {
 		{"JSON array", []string{"inspect", "testdata/array.json"},
 			"testdata/array.json: not a treegen model: the top level is an array, want an object"},
 		{"unknown field", []string{"inspect", "testdata/unknownfield.json"},
-			`testdata/unknownfield.json: trees[0].nodes[0].colour: unknown field "colour" (known: activity, bias, categories, default_left, feature, gamma, indices, kind, left, less_equal, right, softmax, threshold, value, weights)`},
+			`testdata/unknownfield.json: trees[0].nodes[0].colour: unknown field "colour" (known: activity, bias, categories, cover, default_left, feature, gain, gamma, indices, kind, left, less_equal, right, softmax, threshold, value, weights)`},
 		{"child out of range", []string{"gen", "--model", "testdata/badchild.json", "--out", dir, "--package", "p"},
 			"testdata/badchild.json: invalid model: trees[0].nodes[0].right: child 5 out of range: the tree has 3 nodes"},
 		{"feature out of range", []string{"predict", "--model", "testdata/badfeature.json", "--data", "testdata/small.tsv"},

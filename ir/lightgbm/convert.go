@@ -192,10 +192,11 @@ func sideName(link int) string {
 // then its left subtree, then its right subtree. measure has checked the
 // size and depth of the result.
 type builder struct {
-	p     *parser
-	t     *lgbTree
-	scale float64
-	nodes []ir.Node
+	p      *parser
+	t      *lgbTree
+	scale  float64
+	nodes  []ir.Node
+	copies int // > 0 while a copy of a subtree is emitted
 }
 
 // add appends a node and returns its index.
@@ -229,6 +230,31 @@ func (b *builder) child(c int) emitter {
 	}
 }
 
+// copy returns an emitter of e's subtree as a second copy of it: its
+// splits carry no statistics, as the first copy has them.
+func (b *builder) copy(e emitter) emitter {
+	return func() (int, error) {
+		b.copies++
+		defer func() { b.copies-- }()
+		return e()
+	}
+}
+
+// stats returns n with the split statistics of LightGBM node i, if the
+// tree has them and the builder is not emitting a copy.
+func (b *builder) stats(i int, n ir.Node) ir.Node {
+	if b.copies > 0 {
+		return n
+	}
+	if b.t.gain != nil {
+		n.Gain = b.t.gain[i]
+	}
+	if b.t.cover != nil {
+		n.Cover = b.t.cover[i]
+	}
+	return n
+}
+
 // split emits a split node n followed by its two subtrees.
 func (b *builder) split(n ir.Node, left, right emitter) (int, error) {
 	i := b.add(n)
@@ -245,10 +271,20 @@ func (b *builder) split(n ir.Node, left, right emitter) (int, error) {
 }
 
 // axis returns an emitter of the test "x[f] <= thr" ("<" unless le) with
-// its subtrees.
+// its subtrees, without split statistics.
 func (b *builder) axis(f int, thr float64, le, defaultLeft bool, left, right emitter) emitter {
+	return b.axisOf(-1, f, thr, le, defaultLeft, left, right)
+}
+
+// axisOf is axis for the IR node that stands for LightGBM node i: it
+// carries i's split statistics (none for i < 0).
+func (b *builder) axisOf(i, f int, thr float64, le, defaultLeft bool, left, right emitter) emitter {
 	return func() (int, error) {
-		return b.split(ir.Node{Kind: ir.Axis, Feature: f, Threshold: thr, LessEqual: le, DefaultLeft: defaultLeft}, left, right)
+		n := ir.Node{Kind: ir.Axis, Feature: f, Threshold: thr, LessEqual: le, DefaultLeft: defaultLeft}
+		if i >= 0 {
+			n = b.stats(i, n)
+		}
+		return b.split(n, left, right)
 	}
 }
 
@@ -263,19 +299,22 @@ func (b *builder) node(i int) (int, error) {
 			return 0, err
 		}
 		// NaN goes right whatever the missing type (CategoricalDecision).
-		return b.split(ir.Node{Kind: ir.Categorical, Feature: f, Categories: cats}, left, right)
+		return b.split(b.stats(i, ir.Node{Kind: ir.Categorical, Feature: f, Categories: cats}), left, right)
 	}
 	if !finite(thr) {
 		return 0, b.p.errorf(t.lineOf["threshold"], "%sthreshold of node %d is %v, not a finite number", t.w.prefix(), i, thr)
 	}
 	defaultLeft := dt&defaultLeftMask != 0
 	z := zeroThreshold
+	// The IR node that stands for the split (the outer one, where it takes
+	// three) carries its statistics; the subtrees' second copies carry
+	// none.
 	switch (dt >> 2) & 3 {
 	case missingNone:
 		// NaN is replaced by 0 and compared like any value.
-		return b.axis(f, thr, true, 0 <= thr, left, right)()
+		return b.axisOf(i, f, thr, true, 0 <= thr, left, right)()
 	case missingNaN:
-		return b.axis(f, thr, true, defaultLeft, left, right)()
+		return b.axisOf(i, f, thr, true, defaultLeft, left, right)()
 	}
 	// Zero as missing: NaN and every x with -z <= x <= z go to the
 	// default side, other values left iff x <= thr. The cases where one
@@ -283,28 +322,28 @@ func (b *builder) node(i int) (int, error) {
 	switch {
 	case defaultLeft && thr >= z:
 		// The zero band lies below the threshold anyway.
-		return b.axis(f, thr, true, true, left, right)()
+		return b.axisOf(i, f, thr, true, true, left, right)()
 	case defaultLeft && thr >= -z:
 		// Left iff x <= thr or -z <= x <= z, that is x <= z.
-		return b.axis(f, z, true, true, left, right)()
+		return b.axisOf(i, f, z, true, true, left, right)()
 	case defaultLeft:
 		// thr < -z: left on (-inf, thr], right on (thr, -z), left on
 		// [-z, z], right on (z, +inf): each subtree is needed twice.
-		return b.axis(f, thr, true, true, left,
+		return b.axisOf(i, f, thr, true, true, left,
 			b.axis(f, -z, false, false, right,
-				b.axis(f, z, true, false, left, right)))()
+				b.axis(f, z, true, false, b.copy(left), b.copy(right))))()
 	case thr < -z:
 		// The zero band lies above the threshold anyway.
-		return b.axis(f, thr, true, false, left, right)()
+		return b.axisOf(i, f, thr, true, false, left, right)()
 	case thr <= z:
 		// Left iff x <= thr and not -z <= x <= z, that is x < -z.
-		return b.axis(f, -z, false, false, left, right)()
+		return b.axisOf(i, f, -z, false, false, left, right)()
 	default:
 		// thr > z: left on (-inf, -z), right on [-z, z], left on (z, thr],
 		// right on (thr, +inf).
-		return b.axis(f, thr, true, false,
+		return b.axisOf(i, f, thr, true, false,
 			b.axis(f, -z, false, false, left,
-				b.axis(f, z, true, false, right, left)),
+				b.axis(f, z, true, false, b.copy(right), b.copy(left))),
 			right)()
 	}
 }

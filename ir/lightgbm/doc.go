@@ -39,6 +39,16 @@
 // The IR nodes are renumbered into canonical order: each node, then its left
 // subtree, then its right subtree.
 //
+// Split statistics: split_gain (LightGBM's gain of the split, the loss
+// reduction G_L²/(H_L+λ) + G_R²/(H_R+λ) − G²/(H+λ) less min_gain_to_split)
+// becomes ir.Node.Gain and internal_weight (the hessian sum of the node's
+// training rows) ir.Node.Cover, when the tree has them (split_gain must be
+// finite, internal_weight finite and >= 0); the model is then IR format
+// 1.3. A split that takes three IR nodes (Zero, below) has them on the
+// first, and the copies of its subtrees carry none: every LightGBM split
+// has its statistics once, and ir/importance's weight and total_gain are
+// LightGBM's feature_importance("split") and ("gain").
+//
 // # Numerical splits
 //
 // LightGBM goes left iff x <= threshold, so every split becomes an IR "axis"

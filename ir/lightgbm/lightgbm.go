@@ -185,8 +185,8 @@ func (p *parser) model(raw *rawModel) (*ir.Model, error) {
 	// (average_output) with several outputs must state it.
 	if k != m.DefaultTreesPerRound() {
 		m.TreesPerRound = k
-		m.FormatVersion = m.MinFormatVersion()
 	}
+	m.FormatVersion = m.MinFormatVersion() // 1.3 with split statistics
 	return m, nil
 }
 
@@ -220,6 +220,7 @@ type lgbTree struct {
 	leafValue     []float64
 	catBoundaries []int
 	catThreshold  []int
+	gain, cover   []float64      // split_gain, internal_weight: nil when absent
 	lineOf        map[string]int // the line of each field
 }
 
@@ -301,9 +302,26 @@ func (p *parser) tree(b *rawBlock, numFeatures int) (*lgbTree, error) {
 	if _, err := ints("leaf_count", t.numLeaves, leaves, false); err != nil {
 		return nil, err
 	}
-	for _, k := range []string{"split_gain", "internal_value", "internal_weight"} {
+	for _, k := range []string{"internal_value"} {
 		if _, err := floats(k, n, splits, false); err != nil {
 			return nil, err
+		}
+	}
+	// split_gain and internal_weight become the IR's split statistics.
+	if t.gain, err = floats("split_gain", n, splits, false); err != nil {
+		return nil, err
+	}
+	for i, v := range t.gain {
+		if !finite(v) {
+			return nil, p.errorf(t.lineOf["split_gain"], "%ssplit_gain of node %d is %v, not a finite number", w.prefix(), i, v)
+		}
+	}
+	if t.cover, err = floats("internal_weight", n, splits, false); err != nil {
+		return nil, err
+	}
+	for i, v := range t.cover {
+		if !finite(v) || v < 0 {
+			return nil, p.errorf(t.lineOf["internal_weight"], "%sinternal_weight of node %d is %v, not a hessian sum (a finite number >= 0)", w.prefix(), i, v)
 		}
 	}
 	if _, err := ints("internal_count", n, splits, false); err != nil {

@@ -21,9 +21,10 @@
 // integers or as booleans; base_score as a number in a string ("5E-1") or as
 // a bracketed vector ("[5E-1]", "[1E0,2E0]": one value for every output, or
 // one per output); split_type and the categories_* arrays when present; a
-// checkpoint's {"Config": ..., "Model": ...} wrapper. Fields the conversion
-// does not need (loss_changes, sum_hessian, base_weights, parents,
-// attributes other than best_iteration, iteration_indptr, ...) are ignored.
+// checkpoint's {"Config": ..., "Model": ...} wrapper. loss_changes and
+// sum_hessian, when present, become split statistics (see Mapping). Fields
+// the conversion does not need (base_weights, parents, attributes other
+// than best_iteration, iteration_indptr, ...) are ignored.
 //
 // # Rounds and early stopping
 //
@@ -32,8 +33,8 @@
 // dart booster likewise. The IR records that round size in TreesPerRound
 // when its default (ir.Model.DefaultTreesPerRound: one tree per output and
 // round, outputs cycling) would differ, that is for boosted random forests
-// (num_parallel_tree > 1); ordinary models import byte for byte as before
-// the field existed. ir.Model.FirstRounds(n) then keeps the trees of
+// (num_parallel_tree > 1); ordinary models leave it out.
+// ir.Model.FirstRounds(n) then keeps the trees of
 // XGBoost's iteration_range=(0, n). A file whose trees are not a whole
 // number of rounds (XGBoost writes none) imports every tree, with the IR's
 // default round size.
@@ -119,6 +120,17 @@
 // threshold split_conditions[i]: left iff value < threshold, both rounded to
 // float32, as XGBoost compares; a missing value goes left iff default_left.
 // Thresholds and leaf values are float32 in XGBoost and are stored exactly.
+//
+// Split statistics. Every split node gets Gain = loss_changes[i] (XGBoost's
+// loss_chg: G_L²/(H_L+λ) + G_R²/(H_R+λ) − G²/(H+λ), without ½ and γ) and
+// Cover = sum_hessian[i] (the hessian sum of the training rows that
+// reached it), widened from float32 exactly, when the file has those arrays
+// (XGBoost writes both); they must have an entry per node, finite, the
+// hessian sums >= 0. A model with them is IR format 1.3. For a categorical
+// split with a guard (below) they go to the categorical node, and the
+// copied subtree carries none, so that package ir/importance counts every
+// XGBoost split once and gives Booster.get_score's numbers (tested on every
+// model of testdata/models against XGBoost 1.7.4).
 //
 // Categorical splits (split_type 1). XGBoost 1.7 and later send the
 // categories listed for the node right, and every other value left: the

@@ -203,6 +203,8 @@ func TestErrors(t *testing.T) {
 			tr[0]["categories"], tr[0]["categories_nodes"] = cats, nodes
 			tr[0]["categories_segments"], tr[0]["categories_sizes"] = segs, sizes
 			delete(tr[0], "tree_param")
+			delete(tr[0], "loss_changes")
+			delete(tr[0], "sum_hessian")
 		}), "m.json: trees[0]: more than 1600 nodes once its categorical splits that hold category 0 are expanded (each copies a subtree), 64 times the 25 nodes of the XGBoost tree"},
 		{"wrong type", edit(t, func(_, _ map[string]any, tr []map[string]any) {
 			tr[0]["left_children"] = "1,-1,-1"
@@ -210,6 +212,15 @@ func TestErrors(t *testing.T) {
 		{"not an integer", edit(t, func(_, _ map[string]any, tr []map[string]any) {
 			tr[0]["left_children"] = []any{1.5, -1, -1}
 		}), "m.json: trees[0].left_children[0]: want an integer, got 1.5"},
+		{"split statistics: length", edit(t, func(_, _ map[string]any, tr []map[string]any) {
+			tr[1]["sum_hessian"] = []any{10, 4, 6}
+		}), "m.json: trees[1]: left_children has 5 entries, sum_hessian 3"},
+		{"split statistics: negative cover", edit(t, func(_, _ map[string]any, tr []map[string]any) {
+			tr[1]["sum_hessian"] = []any{10, 4, -6, 3, 3}
+		}), "m.json: trees[1].sum_hessian[2]: -6 is not a hessian sum, a finite number >= 0"},
+		{"split statistics: infinite gain", bytes.Replace(edit(t, func(_, _ map[string]any, tr []map[string]any) {
+			tr[0]["loss_changes"] = []any{"inf", 0, 0}
+		}), []byte(`"inf"`), []byte("Infinity"), 1), "m.json: trees[0].loss_changes[0]: +Inf is not a finite number"},
 		{"empty tree", edit(t, func(_, _ map[string]any, tr []map[string]any) {
 			for _, k := range []string{"left_children", "right_children", "split_indices", "split_conditions", "default_left", "split_type"} {
 				tr[0][k] = []any{}

@@ -33,8 +33,11 @@ type xtree struct {
 	cats      map[int][]int // categorical splits: the categories that go right, sorted, < 2^24
 	weight    float32       // dart: the tree's weight_drop
 	dart      bool
+	gain      []float32 // loss_changes, nil when absent
+	cover     []float32 // sum_hessian, nil when absent
 	out       []ir.Node // the converted tree
 	depth     int       // the converted tree's depth
+	copies    int       // > 0 while emit writes a copy of a subtree
 }
 
 // tree converts trees[t].
@@ -107,6 +110,20 @@ func (c *converter) tree(t int, tv *value) (ir.Tree, error) {
 	}
 	if x.n == 0 {
 		return ir.Tree{}, errorf(x.path, "the tree has no nodes")
+	}
+	// The split statistics, optional (check checks their values).
+	for _, st := range [2]struct {
+		name string
+		dst  *[]float32
+	}{{"loss_changes", &x.gain}, {"sum_hessian", &x.cover}} {
+		if v := field(st.name); v != nil {
+			if *st.dst, err = float32s(v, x.path+"."+st.name); err != nil {
+				return ir.Tree{}, err
+			}
+			if len(*st.dst) != x.n {
+				return ir.Tree{}, errorf(x.path, "left_children has %d entries, %s %d", x.n, st.name, len(*st.dst))
+			}
+		}
 	}
 	if slices.Contains(x.splitType, 1) {
 		if err := x.categories(tv); err != nil {
@@ -215,6 +232,12 @@ func (x *xtree) check(numFeature int) error {
 		if f := x.feature[i]; f < 0 || f >= int64(numFeature) {
 			return errorf(fmt.Sprintf("%s.split_indices[%d]", x.path, i), "feature %d out of range: the model has %d features (num_feature)", f, numFeature)
 		}
+		if x.gain != nil && !finite32(x.gain[i]) {
+			return errorf(fmt.Sprintf("%s.loss_changes[%d]", x.path, i), "%v is not a finite number", x.gain[i])
+		}
+		if x.cover != nil && !(finite32(x.cover[i]) && x.cover[i] >= 0) {
+			return errorf(fmt.Sprintf("%s.sum_hessian[%d]", x.path, i), "%v is not a hessian sum, a finite number >= 0", x.cover[i])
+		}
 		kind := int64(0)
 		if x.splitType != nil {
 			kind = x.splitType[i]
@@ -285,7 +308,7 @@ func (x *xtree) emit(i, depth int) (int, error) {
 	}
 	left, right := int(x.left[i]), int(x.right[i])
 	if x.splitType == nil || x.splitType[i] == 0 {
-		x.out = append(x.out, ir.Node{Kind: ir.Axis, Feature: int(x.feature[i]), Threshold: float64(x.cond[i]), DefaultLeft: x.dleft[i]})
+		x.out = append(x.out, x.withStats(i, ir.Node{Kind: ir.Axis, Feature: int(x.feature[i]), Threshold: float64(x.cond[i]), DefaultLeft: x.dleft[i]}))
 		l, err := x.emit(left, depth+1)
 		if err != nil {
 			return 0, err
@@ -302,8 +325,12 @@ func (x *xtree) emit(i, depth int) (int, error) {
 		// The guard: v < 0 goes where XGBoost sends invalid categories;
 		// NaN goes to XGBoost's default child, directly if it is the left
 		// one, through the categorical node otherwise.
+		// The guard and the copy of the left subtree carry no split
+		// statistics: the categorical node and the subtree under it do.
 		x.out = append(x.out, ir.Node{Kind: ir.Axis, Feature: int(x.feature[i]), DefaultLeft: x.dleft[i]})
+		x.copies++
 		l, err := x.emit(left, depth+1)
+		x.copies--
 		if err != nil {
 			return 0, err
 		}
@@ -325,7 +352,7 @@ func (x *xtree) categorical(i int, set []int, depth int) (int, error) {
 	if len(set) > 0 {
 		n.Categories = slices.Clone(set)
 	}
-	x.out = append(x.out, n)
+	x.out = append(x.out, x.withStats(i, n))
 	l, err := x.emit(int(x.right[i]), depth+1)
 	if err != nil {
 		return 0, err
@@ -336,4 +363,21 @@ func (x *xtree) categorical(i int, set []int, depth int) (int, error) {
 	}
 	x.out[at].Left, x.out[at].Right = l, r
 	return at, nil
+}
+
+// withStats returns n, the IR node of XGBoost split i, with the split's
+// statistics (loss_changes, sum_hessian) when the file has them, unless
+// emit is writing a copy of a subtree: every XGBoost split then has its
+// statistics on one IR node, and importances count it once.
+func (x *xtree) withStats(i int, n ir.Node) ir.Node {
+	if x.copies > 0 {
+		return n
+	}
+	if x.gain != nil {
+		n.Gain = float64(x.gain[i])
+	}
+	if x.cover != nil {
+		n.Cover = float64(x.cover[i])
+	}
+	return n
 }

@@ -147,6 +147,7 @@ func convert(root *value, o Options) (*ir.Model, error) {
 	if err := c.rounds(m, learner, o); err != nil {
 		return nil, err
 	}
+	m.FormatVersion = m.MinFormatVersion() // 1.3 with split statistics
 	m.Provenance = &ir.Provenance{Producer: "xgboost", Params: c.params}
 	return m, nil
 }
@@ -516,7 +517,6 @@ func (c *converter) rounds(m *ir.Model, learner *value, o Options) error {
 	}
 	if size != m.DefaultTreesPerRound() {
 		m.TreesPerRound = size
-		m.FormatVersion = m.MinFormatVersion()
 	}
 	return nil
 }

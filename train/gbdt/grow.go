@@ -76,6 +76,10 @@ type tnode struct {
 	nanLeft     bool
 	left, right int
 	lo, hi      int
+	// gain and cover are a split's statistics for the IR: XGBoost's loss_chg
+	// sL + sR - sP (twice the reduction ½(...) compared with Gamma) and
+	// the node's hessian sum.
+	gain, cover float64
 }
 
 // grower grows one tree at a time on the binned training set.
@@ -487,7 +491,8 @@ func (g *grower) split(p *nodeState) (left, right *nodeState, err error) {
 	*left = nodeState{id: len(g.nodes), lo: p.lo, hi: p.lo + k, g: gl, h: hl, depth: p.depth + 1, best: noSplit}
 	*right = nodeState{id: len(g.nodes) + 1, lo: p.lo + k, hi: p.hi, g: p.g - gl, h: p.h - hl, depth: p.depth + 1, best: noSplit}
 	nd := &g.nodes[p.id]
-	*nd = tnode{feature: f, bin: sp.bin, nanLeft: sp.nanLeft, left: left.id, right: right.id}
+	*nd = tnode{feature: f, bin: sp.bin, nanLeft: sp.nanLeft, left: left.id, right: right.id,
+		gain: sp.score - p.g*p.g/(p.h+g.s.lambda), cover: p.h}
 	nd.threshold, nd.lessEqual = g.bm.threshold(f, sp.bin)
 	g.nodes = append(g.nodes, g.leaf(left), g.leaf(right))
 	return left, right, nil

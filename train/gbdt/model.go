@@ -5,7 +5,9 @@ import (
 )
 
 // toIR converts a grown tree into an IR tree writing output, its nodes
-// numbered in pre-order (a node, its left subtree, its right subtree).
+// numbered in pre-order (a node, its left subtree, its right subtree),
+// every split with its statistics (ir.Node.Gain, XGBoost's loss_chg, and
+// ir.Node.Cover, the hessian sum).
 func toIR(nodes []tnode, output int) ir.Tree {
 	out := make([]ir.Node, 0, len(nodes))
 	values := make([]float64, 0, (len(nodes)+1)/2) // one backing array for the leaf values
@@ -30,6 +32,8 @@ func toIR(nodes []tnode, output int) ir.Tree {
 			LessEqual:   nd.lessEqual,
 			Feature:     nd.feature,
 			Threshold:   nd.threshold,
+			Gain:        nd.gain,
+			Cover:       nd.cover,
 		}
 		return id
 	}
