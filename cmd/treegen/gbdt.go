@@ -1,14 +1,17 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"math"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/treegen/treegen/data"
 	"github.com/treegen/treegen/ir"
 	"github.com/treegen/treegen/train/gbdt"
 )
@@ -16,24 +19,26 @@ import (
 func (a *app) trainGBDTCmd() *cobra.Command {
 	var f commonTrainFlags
 	var o gbdt.Options
-	var objective, valid string
+	var objective, valid, weight string
 	var validFraction float64
 	var quiet bool
 	cmd := &cobra.Command{
-		Use:   "gbdt --data FILE --objective logistic|softmax|squarederror -o MODEL.json",
+		Use:   "gbdt --data FILE --objective logistic|softmax|squarederror|poisson|gamma|tweedie|pseudohuber|quantile -o MODEL.json",
 		Short: "Train a gradient-boosted ensemble (second-order, histogram splits)",
 		Long: `gbdt trains gradient-boosted trees with Newton leaf values, L2 regularisation,
 shrinkage, quantile histograms of at most 256 bins per feature, learned
 default directions for missing values, row and column subsampling, and early
 stopping on a validation set (--valid FILE, or --valid-fraction of the
-training rows). Progress and per-round losses go to stderr.`,
+training rows) on the loss or on --eval-metric. --weight COLUMN weighs the
+rows by a column of the data files (removed from the features). Progress and
+per-round losses go to stderr.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := f.check(); err != nil {
 				return err
 			}
 			if objective == "" {
-				return fmt.Errorf("--objective is required: logistic (binary), softmax (multiclass) or squarederror (regression)")
+				return fmt.Errorf("--objective is required: logistic (binary), softmax (multiclass) or squarederror (regression); for other regressions poisson, gamma, tweedie, pseudohuber or quantile")
 			}
 			o.Objective = gbdt.Objective(objective)
 			if err := checkGBDTFlags(cmd, &o, objective); err != nil {
@@ -42,13 +47,32 @@ training rows). Progress and per-round losses go to stderr.`,
 			if o.MaxLeaves > 0 && !cmd.Flags().Changed("max-depth") {
 				o.MaxDepth = 0 // leaf-wise growth is limited by --max-leaves alone
 			}
+			if weight != "" && weight == f.target {
+				return fmt.Errorf("--weight names the target column %q", weight)
+			}
 			d, err := f.read(f.data)
 			if err != nil {
 				return err
 			}
-			d, v, err := splitValidation(d, f, valid, validFraction, o.Objective == gbdt.SquaredError, o.Seed)
+			if weight != "" {
+				// Checked on the whole file, so that errors name its rows.
+				if _, _, err := takeWeights(d, weight); err != nil {
+					return err
+				}
+			}
+			d, v, err := splitValidation(d, f, valid, validFraction, o.Objective != gbdt.Logistic && o.Objective != gbdt.Softmax, o.Seed)
 			if err != nil {
 				return err
+			}
+			if weight != "" {
+				if o.Weights, d, err = takeWeights(d, weight); err != nil {
+					return err
+				}
+				if v != nil {
+					if o.ValidWeights, v, err = takeWeights(v, weight); err != nil {
+						return err
+					}
+				}
 			}
 			o.Name = f.name
 			if o.Name == "" {
@@ -59,7 +83,7 @@ training rows). Progress and per-round losses go to stderr.`,
 				rounds = gbdt.DefaultRounds
 			}
 			var done func()
-			o.OnRound, done = a.roundReporter(rounds, quiet)
+			o.OnRound, done = a.roundReporter(rounds, quiet, o.EvalMetric != "")
 			start := time.Now()
 			m, err := gbdt.Train(d, v, o)
 			done()
@@ -75,7 +99,28 @@ training rows). Progress and per-round losses go to stderr.`,
 		},
 	}
 	f.register(a, cmd)
-	cmd.Flags().StringVar(&objective, "objective", "", "loss: logistic (binary), softmax (multiclass) or squarederror (regression)")
+	post := cmd.PostRunE
+	cmd.PostRunE = func(cmd *cobra.Command, args []string) error {
+		if weight == "" || f.test == "" || f.model == nil {
+			return post(cmd, args)
+		}
+		// The test file has the weight column too: the model does not.
+		d, err := f.read(f.test)
+		if err != nil {
+			return err
+		}
+		if _, d, err = takeWeights(d, weight); err != nil {
+			return err
+		}
+		return a.reportScores(f.model, f.test, f.target, "test", d)
+	}
+	cmd.Flags().StringVar(&objective, "objective", "", "loss: logistic (binary), softmax (multiclass), squarederror (regression), poisson (counts), gamma (positive values), tweedie (values >= 0), pseudohuber (robust regression) or quantile (--quantile-alpha)")
+	cmd.Flags().StringVar(&weight, "weight", "", "weigh the rows by this column of the data files, which is then no feature (\"\": every row weighs 1)")
+	cmd.Flags().Float64Var(&o.ScalePosWeight, "scale-pos-weight", 1, "logistic: multiply the weight of the positive rows by this")
+	cmd.Flags().Float64Var(&o.TweedieVariancePower, "tweedie-variance-power", gbdt.DefaultTweedieVariancePower, "tweedie: the variance power, in (1, 2)")
+	cmd.Flags().Float64Var(&o.HuberSlope, "huber-slope", gbdt.DefaultHuberSlope, "pseudohuber: the slope δ of the loss")
+	cmd.Flags().Float64Var(&o.QuantileAlpha, "quantile-alpha", gbdt.DefaultQuantileAlpha, "quantile: the level α of the quantile, in (0, 1)")
+	cmd.Flags().StringVar(&o.EvalMetric, "eval-metric", "", "metric of early stopping and of the progress lines: logloss, mlogloss, auc, error, merror, rmse, mae, mphe, quantile, poisson-nloglik, gamma-nloglik, tweedie-nloglik[@ρ] (\"\": the objective's default)")
 	cmd.Flags().StringVar(&valid, "valid", "", "validation data, for per-round metrics and early stopping")
 	cmd.Flags().Float64Var(&validFraction, "valid-fraction", 0, "hold out this fraction of the training rows as validation data")
 	cmd.Flags().IntVar(&o.Rounds, "trees", gbdt.DefaultRounds, "boosting rounds (one tree per class and round for softmax)")
@@ -96,8 +141,10 @@ training rows). Progress and per-round losses go to stderr.`,
 }
 
 // roundReporter returns the OnRound callback of the CLI and the function to
-// call when training ends (see progress).
-func (a *app) roundReporter(rounds int, quiet bool) (func(gbdt.RoundInfo), func()) {
+// call when training ends (see progress); with metric, the lines end with
+// the evaluation metric (on the validation rows, or else the training
+// rows).
+func (a *app) roundReporter(rounds int, quiet, metric bool) (func(gbdt.RoundInfo), func()) {
 	update, done := a.progress(rounds, 10, quiet)
 	return func(r gbdt.RoundInfo) {
 		s := fmt.Sprintf("round %d/%d train loss %.5f", r.Round, r.Rounds, r.TrainLoss)
@@ -106,6 +153,11 @@ func (a *app) roundReporter(rounds int, quiet bool) (func(gbdt.RoundInfo), func(
 		}
 		if !math.IsNaN(r.ValidAUC) {
 			s += fmt.Sprintf(" valid auc %.5f", r.ValidAUC)
+		}
+		if metric && !math.IsNaN(r.ValidMetric) {
+			s += fmt.Sprintf(" valid %s %.5f", r.Metric, r.ValidMetric)
+		} else if metric {
+			s += fmt.Sprintf(" train %s %.5f", r.Metric, r.TrainMetric)
 		}
 		update(r.Round, s)
 	}, done
@@ -218,8 +270,10 @@ func checkGBDTFlags(cmd *cobra.Command, o *gbdt.Options, objective string) error
 	if o.MaxLeaves != 0 {
 		leaves = atLeast("max-leaves", o.MaxLeaves, 2)
 	}
+	objectives := []string{string(gbdt.Logistic), string(gbdt.Softmax), string(gbdt.SquaredError), string(gbdt.Poisson),
+		string(gbdt.GammaRegression), string(gbdt.Tweedie), string(gbdt.PseudoHuber), string(gbdt.Quantile)}
 	return firstError(
-		oneOf("objective", objective, string(gbdt.Logistic), string(gbdt.Softmax), string(gbdt.SquaredError)),
+		oneOf("objective", objective, objectives...),
 		atLeast("trees", o.Rounds, 1),
 		positive("lr", o.LearningRate),
 		depth,
@@ -232,7 +286,76 @@ func checkGBDTFlags(cmd *cobra.Command, o *gbdt.Options, objective string) error
 		intBetween("max-bins", o.MaxBins, 2, 256),
 		atLeast("early-stopping", o.EarlyStopping, 0),
 		atLeast("threads", o.Threads, 0),
+		checkObjectiveFlags(cmd, o, objective),
 	)
+}
+
+// checkObjectiveFlags refuses the values of the flags of the objectives,
+// weights and metrics that the trainer cannot honour, and those flags
+// with an objective that has no use for them.
+func checkObjectiveFlags(cmd *cobra.Command, o *gbdt.Options, objective string) error {
+	only := func(flag string, obj gbdt.Objective) error {
+		if cmd.Flags().Changed(flag) && objective != string(obj) {
+			return fmt.Errorf("--%s is for --objective %s", flag, obj)
+		}
+		return nil
+	}
+	open := func(flag string, v, lo, hi float64) error {
+		if !(v > lo && v < hi) {
+			return fmt.Errorf("--%s must be in (%v, %v), got %v", flag, lo, hi, v)
+		}
+		return nil
+	}
+	metric := error(nil)
+	if o.EvalMetric != "" {
+		if _, err := gbdt.CheckEvalMetric(o.EvalMetric, gbdt.Objective(objective)); err != nil {
+			metric = errors.New(strings.Replace(err.Error(), "gbdt: EvalMetric", "--eval-metric", 1))
+		}
+	}
+	return firstError(
+		positive("scale-pos-weight", o.ScalePosWeight),
+		only("scale-pos-weight", gbdt.Logistic),
+		open("tweedie-variance-power", o.TweedieVariancePower, 1, 2),
+		only("tweedie-variance-power", gbdt.Tweedie),
+		positive("huber-slope", o.HuberSlope),
+		only("huber-slope", gbdt.PseudoHuber),
+		open("quantile-alpha", o.QuantileAlpha, 0, 1),
+		only("quantile-alpha", gbdt.Quantile),
+		metric,
+	)
+}
+
+// takeWeights returns the column named name of d as row weights, and d
+// without that column. It refuses a missing column and a weight that is
+// missing, negative or infinite, naming the file, the row (1-based, as
+// the data lines count) and the column.
+func takeWeights(d *data.Dataset, name string) ([]float64, *data.Dataset, error) {
+	j := slices.Index(d.Features, name)
+	if j < 0 {
+		return nil, nil, fmt.Errorf("%s has no column %q for --weight", d.Source, name)
+	}
+	w := make([]float64, d.Rows)
+	sum := 0.0
+	for r := range d.Rows {
+		v := d.Row(r)[j]
+		if !(v >= 0) || math.IsInf(v, 0) {
+			return nil, nil, fmt.Errorf("%s: row %d: the weight (column %q) is %v; weights must be finite numbers >= 0", d.Source, r+1, name, v)
+		}
+		w[r] = v
+		sum += v
+	}
+	if !(sum > 0) {
+		return nil, nil, fmt.Errorf("%s: the weights (column %q) are all 0", d.Source, name)
+	}
+	out := *d
+	out.Features = slices.Delete(slices.Clone(d.Features), j, j+1)
+	out.Cols = d.Cols - 1
+	out.X = make([]float64, 0, d.Rows*out.Cols)
+	for r := range d.Rows {
+		row := d.Row(r)
+		out.X = append(append(out.X, row[:j]...), row[j+1:]...)
+	}
+	return w, &out, nil
 }
 
 // offHint tells how to turn off a regulariser that must be > 0.

@@ -2,8 +2,10 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -68,7 +70,18 @@ func TestFlagValues(t *testing.T) {
 		{gbdt, "--max-bins=1", "--max-bins must be between 2 and 256, got 1"},
 		{gbdt, "--early-stopping=-1", "--early-stopping must be at least 0, got -1"},
 		{gbdt, "--threads=-2", "--threads must be at least 0, got -2"},
-		{gbdt, "--objective=poisson", `--objective must be logistic, softmax or squarederror, got "poisson"`},
+		{gbdt, "--objective=hinge", `--objective must be logistic, softmax, squarederror, poisson, gamma, tweedie, pseudohuber or quantile, got "hinge"`},
+		{gbdt, "--scale-pos-weight=0", "--scale-pos-weight must be a finite number > 0, got 0"},
+		{gbdt, "--tweedie-variance-power=2", "--tweedie-variance-power must be in (1, 2), got 2"},
+		{gbdt, "--tweedie-variance-power=1.2", "--tweedie-variance-power is for --objective tweedie"},
+		{gbdt, "--huber-slope=-1", "--huber-slope must be a finite number > 0, got -1"},
+		{gbdt, "--huber-slope=2", "--huber-slope is for --objective pseudohuber"},
+		{gbdt, "--quantile-alpha=1", "--quantile-alpha must be in (0, 1), got 1"},
+		{gbdt, "--quantile-alpha=0.2", "--quantile-alpha is for --objective quantile"},
+		{gbdt, "--eval-metric=rmse", `--eval-metric "rmse" is for regression, and the logistic objective is a classification`},
+		{gbdt, "--eval-metric=f1", `--eval-metric "f1" is unknown`},
+		{gbdt, "--weight=target", `--weight names the target column "target"`},
+		{gbdt, "--weight=nosuch", `testdata/small.tsv has no column "nosuch" for --weight`},
 		{cart, "--max-depth=-1", "--max-depth must be between 0 and 100, got -1"},
 		{cart, "--min-samples-split=1", "--min-samples-split must be at least 2, got 1"},
 		{cart, "--min-samples-leaf=0", "--min-samples-leaf must be at least 1, got 0"},
@@ -393,4 +406,41 @@ func TestStatusLine(t *testing.T) {
 	if b.String() != want {
 		t.Errorf("drew %q\nwant %q", b.String(), want)
 	}
+}
+
+// TestGBDTWeights: --weight takes a column of the data files as the rows'
+// weights, out of the features, and refuses a bad weight naming the file,
+// the row and the column.
+func TestGBDTWeights(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("a\tw\tb\ttarget\n")
+	for i := range 40 {
+		fmt.Fprintf(&b, "%d\t%d\t%d\t%d\n", i%7, 1+i%3, i%5, (i*i)%9)
+	}
+	train := writeFile(t, dir, "w.tsv", b.String())
+	model := filepath.Join(dir, "m.json")
+	_, stderr := succeeds(t, "train", "gbdt", "--objective", "poisson", "--weight", "w", "--trees", "5", "--eval-metric", "rmse",
+		"--valid-fraction", "0.25", "--early-stopping", "3", "--test", train, "--data", train, "-o", model)
+	if !strings.Contains(stderr, "valid rmse ") {
+		t.Errorf("no valid rmse in the progress lines:\n%s", stderr)
+	}
+	m, err := ir.Load(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(m.FeatureNames, []string{"a", "b"}) || m.Link != ir.Exp {
+		t.Errorf("features %v, link %s", m.FeatureNames, m.Link)
+	}
+	for _, k := range []string{"weights_sha256", "valid_weights_sha256", "eval_metric", "poisson_max_delta_step"} {
+		if m.Provenance.Params[k] == "" {
+			t.Errorf("no provenance param %q: %v", k, m.Provenance.Params)
+		}
+	}
+	bad := writeFile(t, dir, "bad.tsv", "a\tw\ttarget\n1\t1\t0\n2\t-1\t1\n")
+	fails(t, `bad.tsv: row 2: the weight (column "w") is -1`, "train", "gbdt", "--objective", "logistic", "--weight", "w", "--data", bad, "-o", model)
+	zero := writeFile(t, dir, "zero.tsv", "a\tw\ttarget\n1\t0\t0\n2\t0\t1\n")
+	fails(t, `zero.tsv: the weights (column "w") are all 0`, "train", "gbdt", "--objective", "logistic", "--weight", "w", "--data", zero, "-o", model)
+	neg := writeFile(t, dir, "neg.tsv", "a\ttarget\n1\t0\n2\t-1\n")
+	fails(t, "the poisson objective needs targets >= 0, and training row 1 (0-based) has -1", "train", "gbdt", "--objective", "poisson", "--data", neg, "-o", model)
 }

@@ -86,9 +86,12 @@ func newBooster(train, valid *data.Dataset, opts Options, start time.Time) (*boo
 	if err := checkData(train, valid); err != nil {
 		return nil, err
 	}
-	tgt, err := newTarget(train, s.objective)
+	tgt, err := newTarget(train, &s, opts.Weights)
 	if err != nil {
 		return nil, err
+	}
+	if opts.ValidWeights != nil && len(opts.ValidWeights) != valid.Rows {
+		return nil, fmt.Errorf("gbdt: %d ValidWeights for %d validation rows", len(opts.ValidWeights), valid.Rows)
 	}
 	var validCls []int32
 	if valid != nil {
@@ -135,6 +138,9 @@ func newModel(train, valid *data.Dataset, opts Options, s settings, tgt *target)
 		},
 	}
 	trainset.Describe(m, tgt.k, tgt.names)
+	if hasExpLink(s.objective) {
+		m.Link = ir.Exp
+	}
 	if baseScoreForTest != nil {
 		m.BaseScore = slices.Clone(baseScoreForTest)
 	}
@@ -187,10 +193,10 @@ func (b *booster) setupMargins(validCls []int32) {
 		b.grads[k] = make([]gradPair, n)
 	}
 	if b.opts.OnRound != nil {
-		b.trainScore = newScorer(b.s.objective, K, b.train.Y, b.tgt.cls)
+		b.trainScore = b.tgt.scorer(b.train.Y, b.tgt.cls, b.opts.Weights)
 	}
 	if b.valid != nil {
-		b.validScore = newScorer(b.s.objective, K, b.valid.Y, validCls)
+		b.validScore = b.tgt.scorer(b.valid.Y, validCls, b.opts.ValidWeights)
 	}
 	b.gradThreads = b.s.threads
 	if n*K < 1<<12 {
@@ -227,10 +233,10 @@ func (b *booster) setupDraws() {
 	}
 }
 
-// run boosts the rounds, stopping early when the validation loss has not
-// improved for s.earlyStopping rounds, and returns the trees of every
-// round grown and, with early stopping, the round of the best validation
-// loss (0 when none was finite).
+// run boosts the rounds, stopping early when the validation metric (see
+// report) has not improved for s.earlyStopping rounds, and returns the
+// trees of every round grown and, with early stopping, the round of its
+// best value (0 when none was finite).
 func (b *booster) run() (trees []ir.Tree, bestRound int, err error) {
 	bestLoss := math.Inf(1)
 	for round := 1; round <= b.s.rounds; round++ {
@@ -300,6 +306,9 @@ func (b *booster) growTree(g *grower, k int) (ir.Tree, error) {
 		return ir.Tree{}, err
 	}
 	mk := b.margins[k*n : (k+1)*n]
+	if b.s.objective == Quantile {
+		b.tgt.refitLeaves(nodes, g.rows, mk, b.s.eta)
+	}
 	for i := range nodes {
 		if nd := &nodes[i]; nd.leaf {
 			for _, r := range g.rows[nd.lo:nd.hi] {
@@ -324,13 +333,15 @@ func (b *booster) growTree(g *grower, k int) (ir.Tree, error) {
 	return toIR(nodes, k), nil
 }
 
-// report returns the validation loss after round, NaN when neither early
-// stopping nor OnRound needs it or there is no validation set, and calls
-// OnRound when set.
+// report returns the value that early stopping minimises after round (the
+// validation metric, see scorer.metric), NaN when neither early stopping
+// nor OnRound needs it or there is no validation set, and calls OnRound
+// when set.
 func (b *booster) report(round int) float64 {
-	validLoss := math.NaN()
+	validLoss, validMetric, stop := math.NaN(), math.NaN(), math.NaN()
 	if b.valid != nil && (b.s.earlyStopping > 0 || b.opts.OnRound != nil) {
 		validLoss = b.validScore.loss(b.vmargins)
+		validMetric, stop = b.validScore.metric(b.vmargins)
 	}
 	if b.opts.OnRound != nil {
 		info := RoundInfo{
@@ -343,10 +354,12 @@ func (b *booster) report(round int) float64 {
 		if b.valid != nil {
 			info.ValidAUC = b.validScore.auc(b.vmargins)
 		}
+		info.Metric, info.ValidMetric = b.s.obj.metric, validMetric
+		info.TrainMetric, _ = b.trainScore.metric(b.margins)
 		info.Elapsed = time.Since(b.start)
 		b.opts.OnRound(info)
 	}
-	return validLoss
+	return stop
 }
 
 // finish completes the model with trees, cut after bestRound with early

@@ -26,6 +26,27 @@ const (
 	// Softmax is multiclass classification: multinomial log-loss, one tree
 	// per class and round, softmax link.
 	Softmax Objective = "softmax"
+	// Poisson is regression of counts (XGBoost's count:poisson): the
+	// Poisson negative log-likelihood of the mean exp(m), exp link. The
+	// targets must be >= 0.
+	Poisson Objective = "poisson"
+	// GammaRegression is regression of positive values (XGBoost's
+	// reg:gamma): the gamma negative log-likelihood of the mean exp(m), exp
+	// link. The targets must be > 0.
+	GammaRegression Objective = "gamma"
+	// Tweedie is regression of values >= 0 with a mass at 0 (XGBoost's
+	// reg:tweedie): the Tweedie negative log-likelihood of the mean exp(m)
+	// with variance power Options.TweedieVariancePower, exp link.
+	Tweedie Objective = "tweedie"
+	// PseudoHuber is robust regression (XGBoost's reg:pseudohubererror):
+	// loss δ²(√(1+((m-y)/δ)²) - 1) with δ = Options.HuberSlope, identity
+	// link.
+	PseudoHuber Objective = "pseudohuber"
+	// Quantile is quantile regression (LightGBM's quantile): the pinball
+	// loss of level Options.QuantileAlpha, identity link; after each tree
+	// is grown its leaves are refitted to the quantile of their rows'
+	// residuals.
+	Quantile Objective = "quantile"
 )
 
 // Producer is the Provenance.Producer of the models Train returns.
@@ -42,8 +63,30 @@ const (
 // Options control Train. Objective is required; every other zero value
 // means the default named in its comment.
 type Options struct {
-	// Objective is the loss: SquaredError, Logistic or Softmax. Required.
+	// Objective is the loss: SquaredError, Logistic, Softmax, Poisson,
+	// GammaRegression, Tweedie, PseudoHuber or Quantile. Required.
 	Objective Objective
+	// TweedieVariancePower is the variance power ρ of Tweedie, in (1, 2); 0
+	// means 1.5 (XGBoost's tweedie_variance_power).
+	TweedieVariancePower float64
+	// HuberSlope is the slope δ of PseudoHuber, > 0; 0 means 1 (XGBoost's
+	// huber_slope).
+	HuberSlope float64
+	// QuantileAlpha is the level α of Quantile, in (0, 1); 0 means 0.5
+	// (LightGBM's alpha).
+	QuantileAlpha float64
+	// ScalePosWeight multiplies the weight of the positive rows (the second
+	// class) in the gradients of Logistic, and is refused by the other
+	// objectives; 0 means 1 (XGBoost's scale_pos_weight).
+	ScalePosWeight float64
+	// Weights, if not nil, are the weights of the training rows, one per
+	// row, finite, >= 0 and not all 0: they multiply every row's gradient
+	// and hessian, and weigh the base score and the training metrics.
+	Weights []float64
+	// ValidWeights, if not nil, are the weights of the validation rows
+	// (as Weights), which weigh the validation metrics. It needs a
+	// validation set.
+	ValidWeights []float64
 	// Rounds is the number of boosting rounds; 0 means 100. Softmax grows
 	// one tree per class in every round.
 	Rounds int
@@ -67,6 +110,8 @@ type Options struct {
 	// Gamma is the minimum loss reduction of a split, in the units of the
 	// gain formula in the package documentation (default 0).
 	Gamma float64
+	// MaxDeltaStep, when > 0, caps the absolute value of every leaf value before shrinkage (XGBoost's max_delta_step); for the poisson objective it also sets the hessian's offset, 0.7 when 0.
+	MaxDeltaStep float64
 	// Subsample is the fraction of the training rows drawn, without
 	// replacement, for each round; 0 means 1 (every row).
 	Subsample float64
@@ -81,6 +126,14 @@ type Options struct {
 	// without an improvement of the validation loss and keeps the trees of
 	// the best round only. It needs a validation set.
 	EarlyStopping int
+	// EvalMetric is the validation metric of early stopping and of
+	// RoundInfo.Metric: logloss, mlogloss, auc, error, merror, rmse, mae,
+	// mphe, quantile, poisson-nloglik, gamma-nloglik, tweedie-nloglik or
+	// tweedie-nloglik@ρ. "" means the objective's default (XGBoost's):
+	// logloss, mlogloss, rmse, poisson-nloglik, gamma-nloglik,
+	// tweedie-nloglik@ρ, mphe and quantile, in the order of the
+	// objectives. Early stopping maximises auc and minimises the others.
+	EvalMetric string
 	// Seed seeds the row and column sampling.
 	Seed uint64
 	// Threads is the number of goroutines that build histograms; 0 means
@@ -99,12 +152,19 @@ type RoundInfo struct {
 	Rounds int // the number of rounds asked for
 	// TrainLoss and ValidLoss are the mean loss on the training and the
 	// validation rows after this round: log-loss for Logistic and Softmax,
-	// mean squared error for SquaredError. ValidLoss is NaN without a
-	// validation set.
+	// mean squared error for SquaredError, and the default metric of the
+	// other objectives (see EvalMetric), weighted when there are weights.
+	// ValidLoss is NaN without a validation set.
 	TrainLoss, ValidLoss float64
 	// ValidAUC is the validation AUC (macro one-vs-rest for Softmax), NaN
-	// for SquaredError or without a validation set.
+	// for the regression objectives or without a validation set.
 	ValidAUC float64
+	// Metric is the name of the evaluation metric (Options.EvalMetric, or
+	// the objective's default), and TrainMetric and ValidMetric its values
+	// on the training and the validation rows after this round (ValidMetric
+	// is NaN without a validation set).
+	Metric                   string
+	TrainMetric, ValidMetric float64
 	// Elapsed is the time since Train started.
 	Elapsed time.Duration
 }
@@ -125,6 +185,7 @@ type settings struct {
 	earlyStopping int
 	seed          uint64
 	threads       int
+	obj           objectiveSettings // the objectives', weights' and metrics' options
 }
 
 func (o Options) settings(hasValid bool) (settings, error) {
@@ -146,11 +207,17 @@ func (o Options) settings(hasValid bool) (settings, error) {
 	}
 	switch o.Objective {
 	case SquaredError, Logistic, Softmax:
+	case Poisson, GammaRegression, Tweedie, PseudoHuber, Quantile:
 	case "":
-		return s, errors.New("gbdt: no objective: set Options.Objective to squarederror, logistic or softmax")
+		return s, errors.New("gbdt: no objective: set Options.Objective to " + objectiveList)
 	default:
-		return s, fmt.Errorf("gbdt: unknown objective %q (want squarederror, logistic or softmax)", o.Objective)
+		return s, fmt.Errorf("gbdt: unknown objective %q (want %s)", o.Objective, objectiveList)
 	}
+	obj, err := o.objectiveSettings(hasValid)
+	if err != nil {
+		return s, err
+	}
+	s.obj = obj
 	if s.rounds == 0 {
 		s.rounds = DefaultRounds
 	}
@@ -220,7 +287,7 @@ func (o Options) settings(hasValid bool) (settings, error) {
 // resolved. Threads is left out: it does not change the model.
 func (s settings) params() map[string]string {
 	f := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
-	return map[string]string{
+	p := map[string]string{
 		"objective":        string(s.objective),
 		"rounds":           strconv.Itoa(s.rounds),
 		"learning_rate":    f(s.eta),
@@ -235,6 +302,8 @@ func (s settings) params() map[string]string {
 		"early_stopping":   strconv.Itoa(s.earlyStopping),
 		"seed":             strconv.FormatUint(s.seed, 10),
 	}
+	s.obj.addParams(p, s.objective)
+	return p
 }
 
 // Train boosts trees on train, watching valid (which may be nil) for

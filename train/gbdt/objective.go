@@ -25,14 +25,26 @@ type target struct {
 	names []string  // class names, by class (classification)
 	y     []float64 // regression target
 	cls   []int32   // class index of every row (classification)
+	// w are the weights of the rows in the gradients (Options.Weights,
+	// times ScalePosWeight for the positive rows), nil for all 1.
+	w  []float64
+	os objectiveSettings
 }
 
-// newTarget prepares the target of d for obj.
-func newTarget(d *data.Dataset, obj Objective) (*target, error) {
-	t := &target{obj: obj, k: 1}
-	if obj == SquaredError {
+// newTarget prepares the target of d for s.objective, with the row weights
+// w (nil for none; known to be valid, but not to have d.Rows of them).
+func newTarget(d *data.Dataset, s *settings, w []float64) (*target, error) {
+	obj := s.objective
+	t := &target{obj: obj, k: 1, os: s.obj, w: w}
+	if w != nil && len(w) != d.Rows {
+		return nil, fmt.Errorf("gbdt: %d Weights for %d training rows", len(w), d.Rows)
+	}
+	if isRegression(obj) {
 		if err := trainset.CheckRegression(d, "training"); err != nil {
 			return nil, fmt.Errorf("gbdt: %w", err)
+		}
+		if err := checkLabels(d.Y, obj, "training"); err != nil {
+			return nil, err
 		}
 		t.y = d.Y
 		return t, nil
@@ -55,7 +67,34 @@ func newTarget(d *data.Dataset, obj Objective) (*target, error) {
 	if obj == Softmax {
 		t.k = len(labels)
 	}
+	if obj == Logistic && s.obj.scalePos != 1 {
+		t.w = make([]float64, d.Rows)
+		for r, c := range t.cls {
+			t.w[r] = 1
+			if w != nil {
+				t.w[r] = w[r]
+			}
+			if c == 1 {
+				t.w[r] *= s.obj.scalePos
+			}
+		}
+	}
 	return t, nil
+}
+
+// checkLabels returns an error naming the first row of d whose target obj
+// cannot fit: poisson and tweedie need targets >= 0, gamma targets > 0.
+// what names the data set ("training", "validation").
+func checkLabels(y []float64, obj Objective, what string) error {
+	for r, v := range y {
+		switch {
+		case (obj == Poisson || obj == Tweedie) && v < 0:
+			return fmt.Errorf("gbdt: the %s objective needs targets >= 0, and %s row %d (0-based) has %v", obj, what, r, v)
+		case obj == GammaRegression && !(v > 0):
+			return fmt.Errorf("gbdt: the gamma objective needs targets > 0, and %s row %d (0-based) has %v", what, r, v)
+		}
+	}
+	return nil
 }
 
 // classesOf maps the target of a validation set to the training classes,
@@ -67,7 +106,7 @@ func (t *target) classesOf(d *data.Dataset) ([]int32, error) {
 		if err := trainset.CheckRegression(d, "validation"); err != nil {
 			return nil, fmt.Errorf("gbdt: %w", err)
 		}
-		return nil, nil
+		return nil, checkLabels(d.Y, t.obj, "validation")
 	}
 	index := make(map[string]int32, len(t.names))
 	for i, name := range t.names {
@@ -92,8 +131,12 @@ func (t *target) classesOf(d *data.Dataset) ([]int32, error) {
 // baseScore returns the initial margins: the constant model that minimises
 // the training loss. Squared error: the mean target. Logistic: the log-odds
 // of the fraction of the second class, clipped to [1e-15, 1-1e-15] first.
-// Softmax: the logarithms of the class fractions.
+// Softmax: the logarithms of the class fractions. With weights, and for
+// the other objectives, see otherBaseScore.
 func (t *target) baseScore() []float64 {
+	if t.w != nil || !(t.obj == SquaredError || t.obj == Logistic || t.obj == Softmax) {
+		return t.otherBaseScore()
+	}
 	switch t.obj {
 	case SquaredError:
 		// Two passes: the mean, then a correction with the mean of the
@@ -134,6 +177,13 @@ func (t *target) baseScore() []float64 {
 // margin: grads[k][r] for margin k of row r, from margins[k*n+r] (the
 // margins are stored class by class, n per class).
 func (t *target) gradients(margins []float64, grads [][]gradPair, lo, hi int) {
+	if !(t.obj == SquaredError || t.obj == Logistic || t.obj == Softmax) {
+		t.otherGradients(margins, grads[0], lo, hi)
+		return
+	}
+	if t.w != nil {
+		defer t.weigh(grads, lo, hi)
+	}
 	switch t.obj {
 	case SquaredError:
 		g := grads[0]
@@ -212,6 +262,10 @@ type scorer struct {
 	probs []float64 // scratch: n × (2 or k)
 	pos   []bool    // scratch: binary AUC
 	score []float64 // scratch: binary AUC
+	// w are the rows' weights (nil: all 1) and os the options of the
+	// objective and the metric (see target.scorer).
+	w  []float64
+	os objectiveSettings
 }
 
 func newScorer(obj Objective, k int, y []float64, cls []int32) *scorer {
@@ -252,8 +306,11 @@ func (s *scorer) probabilities(margins []float64) int {
 }
 
 // loss returns the mean loss of the margins: log-loss, or the mean squared
-// error.
+// error; weighted, or for the other objectives, see otherLoss.
 func (s *scorer) loss(margins []float64) float64 {
+	if s.w != nil || isRegression(s.obj) && s.obj != SquaredError {
+		return s.otherLoss(margins)
+	}
 	if s.obj == SquaredError {
 		return metrics.MSE(s.y, margins)
 	}
@@ -264,9 +321,12 @@ func (s *scorer) loss(margins []float64) float64 {
 // auc returns the AUC of the margins (macro one-vs-rest for Softmax), NaN
 // for regression. It ranks by probabilities, as a user of the model would.
 func (s *scorer) auc(margins []float64) float64 {
-	if s.obj == SquaredError {
+	if isRegression(s.obj) {
 		return math.NaN()
 	}
 	w := s.probabilities(margins)
+	if s.w != nil {
+		return s.weightedAUC(w)
+	}
 	return metrics.MacroAUC(s.truth, s.probs, w)
 }

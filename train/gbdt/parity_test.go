@@ -35,6 +35,14 @@ type parityCase struct {
 	NaNEvery  int       `json:"nan_every"`
 	BaseScore float64   `json:"base_score"`
 	Trees     []xgbNode `json:"trees"`
+	// Label derives the target from the classes: "class_index" (0, 1,
+	// ...), "class_number" (1, 2, ...) or "class_plus3" (3, 4, ...); ""
+	// keeps it. Weights "cycle4"
+	// weighs row r 0.5 + 0.5·(r mod 4). Params are XGBoost parameters
+	// beyond the common ones.
+	Label   string             `json:"label"`
+	Weights string             `json:"weights"`
+	Params  map[string]float64 `json:"params"`
 }
 
 // TestXGBoostParity checks that, from the same base margins, the trainer
@@ -68,11 +76,54 @@ func TestXGBoostParity(t *testing.T) {
 			}
 			opts := Options{Rounds: c.Rounds, MaxDepth: c.MaxDepth, LearningRate: c.Eta, Threads: 1}
 			baseScoreForTest = nil
+			if c.Label != "" {
+				_, index, err := data.Classes(d.Y)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for r, k := range index {
+					d.Y[r] = float64(k)
+					switch c.Label {
+					case "class_number":
+						d.Y[r]++
+					case "class_plus3":
+						d.Y[r] += 3
+					}
+				}
+			}
+			if c.Weights == "cycle4" {
+				opts.Weights = make([]float64, d.Rows)
+				for r := range opts.Weights {
+					opts.Weights[r] = 0.5 + 0.5*float64(r%4)
+				}
+			}
+			for k, v := range c.Params {
+				switch k {
+				case "tweedie_variance_power":
+					opts.TweedieVariancePower = v
+				case "huber_slope":
+					opts.HuberSlope = v
+				case "scale_pos_weight":
+					opts.ScalePosWeight = v
+				default:
+					t.Fatalf("unknown parameter %q", k)
+				}
+			}
 			switch c.Objective {
 			case "binary:logistic":
 				opts.Objective = Logistic
 			case "reg:squarederror":
 				opts.Objective = SquaredError
+			case "count:poisson":
+				opts.Objective = Poisson
+			case "reg:gamma":
+				opts.Objective = GammaRegression
+			case "reg:tweedie":
+				opts.Objective = Tweedie
+			case "reg:pseudohubererror":
+				// treegen starts at its median, XGBoost at np.median.
+				opts.Objective = PseudoHuber
+				baseScoreForTest = []float64{c.BaseScore}
 			case "multi:softprob":
 				opts.Objective = Softmax
 				labels, _, err := data.Classes(d.Y)
