@@ -19,7 +19,7 @@ import (
 func (a *app) trainGBDTCmd() *cobra.Command {
 	var f commonTrainFlags
 	var o gbdt.Options
-	var objective, valid, weight string
+	var objective, valid, weight, monotone, categorical string
 	var validFraction float64
 	var quiet bool
 	cmd := &cobra.Command{
@@ -31,7 +31,11 @@ default directions for missing values, row and column subsampling, and early
 stopping on a validation set (--valid FILE, or --valid-fraction of the
 training rows) on the loss or on --eval-metric. --weight COLUMN weighs the
 rows by a column of the data files (removed from the features). Progress and
-per-round losses go to stderr.`,
+per-round losses go to stderr.
+--alpha, --max-delta-step, --colsample-bylevel, --colsample-bynode,
+--monotone and --categorical behave as XGBoost's alpha, max_delta_step,
+colsample_bylevel, colsample_bynode, monotone_constraints and categorical
+features (enable_categorical): see docs/GBDT.md.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := f.check(); err != nil {
@@ -73,6 +77,12 @@ per-round losses go to stderr.`,
 						return err
 					}
 				}
+			}
+			if o.MonotoneConstraints, err = parseMonotone(monotone, d.Features); err != nil {
+				return err
+			}
+			if o.Categorical, err = featureIndices("categorical", categorical, d.Features); err != nil {
+				return err
 			}
 			o.Name = f.name
 			if o.Name == "" {
@@ -130,8 +140,15 @@ per-round losses go to stderr.`,
 	cmd.Flags().Float64Var(&o.MinChildWeight, "min-child-weight", 1, "minimum hessian sum in a child")
 	cmd.Flags().Float64Var(&o.Lambda, "lambda", 1, "L2 regularisation of leaf values")
 	cmd.Flags().Float64Var(&o.Gamma, "gamma", 0, "minimum loss reduction of a split")
+	cmd.Flags().Float64Var(&o.Alpha, "alpha", 0, "L1 regularisation of leaf values")
+	cmd.Flags().Float64Var(&o.MaxDeltaStep, "max-delta-step", 0, "cap on the absolute value of every leaf value before the learning rate (0: none)")
 	cmd.Flags().Float64Var(&o.Subsample, "subsample", 1, "fraction of rows drawn per round")
 	cmd.Flags().Float64Var(&o.ColSample, "colsample", 1, "fraction of features drawn per tree")
+	cmd.Flags().Float64Var(&o.ColSampleByLevel, "colsample-bylevel", 1, "fraction of the tree's features drawn per depth")
+	cmd.Flags().Float64Var(&o.ColSampleByNode, "colsample-bynode", 1, "fraction of the depth's features drawn per node")
+	cmd.Flags().StringVar(&monotone, "monotone", "", `monotone constraints: "name:+1,name:-1" (the prediction only rises, or only falls, as the feature grows), or XGBoost's "(1,0,-1)" with one entry per feature`)
+	cmd.Flags().StringVar(&categorical, "categorical", "", "categorical features, by name: name,name (values: integers 0 to 2147483647, at most 256 distinct)")
+	cmd.Flags().IntVar(&o.MaxCatToOnehot, "max-cat-to-onehot", gbdt.DefaultMaxCatToOnehot, "a categorical feature with fewer categories splits one category against the rest, one with more a sorted partition")
 	cmd.Flags().IntVar(&o.MaxBins, "max-bins", gbdt.DefaultMaxBins, "histogram bins per feature (2 to 256)")
 	cmd.Flags().IntVar(&o.EarlyStopping, "early-stopping", 0, "stop after this many rounds without validation improvement (0: off)")
 	cmd.Flags().Uint64Var(&o.Seed, "seed", 1, "seed of the sampling and of --valid-fraction")
@@ -281,8 +298,14 @@ func checkGBDTFlags(cmd *cobra.Command, o *gbdt.Options, objective string) error
 		offHint(positive("min-child-weight", o.MinChildWeight)),
 		offHint(positive("lambda", o.Lambda)),
 		nonNegative("gamma", o.Gamma),
+		nonNegative("alpha", o.Alpha),
+		nonNegative("max-delta-step", o.MaxDeltaStep),
 		fraction("subsample", o.Subsample),
 		fraction("colsample", o.ColSample),
+		fraction("colsample-bylevel", o.ColSampleByLevel),
+		fraction("colsample-bynode", o.ColSampleByNode),
+		monotoneSyntax(cmd),
+		atLeast("max-cat-to-onehot", o.MaxCatToOnehot, 1),
 		intBetween("max-bins", o.MaxBins, 2, 256),
 		atLeast("early-stopping", o.EarlyStopping, 0),
 		atLeast("threads", o.Threads, 0),
@@ -364,4 +387,97 @@ func offHint(err error) error {
 		return fmt.Errorf("%v (a tiny value such as 1e-300 turns it off)", err)
 	}
 	return nil
+}
+
+// monotoneSyntax checks the form of --monotone, before the data gives the
+// feature names.
+func monotoneSyntax(cmd *cobra.Command) error {
+	spec, _ := cmd.Flags().GetString("monotone")
+	_, err := parseMonotone(spec, nil)
+	return err
+}
+
+// parseMonotone reads --monotone: "name:+1,name:-1,..." (directions +1,
+// 1, -1 or 0) or XGBoost's "(1,0,-1)", one entry per feature. It returns
+// the constraints per feature of features, nil for an empty spec. With
+// features nil it checks the form only.
+func parseMonotone(spec string, features []string) ([]int, error) {
+	spec = strings.TrimSpace(spec)
+	if spec == "" {
+		return nil, nil
+	}
+	bad := fmt.Errorf(`--monotone must be "name:+1,name:-1,..." or "(1,0,-1,...)", got %q`, spec)
+	direction := func(s string) (int, bool) {
+		switch strings.TrimSpace(s) {
+		case "1", "+1":
+			return 1, true
+		case "-1":
+			return -1, true
+		case "0":
+			return 0, true
+		}
+		return 0, false
+	}
+	if strings.HasPrefix(spec, "(") {
+		if !strings.HasSuffix(spec, ")") {
+			return nil, bad
+		}
+		var cs []int
+		for _, s := range strings.Split(spec[1:len(spec)-1], ",") {
+			c, ok := direction(s)
+			if !ok {
+				return nil, bad
+			}
+			cs = append(cs, c)
+		}
+		return cs, nil
+	}
+	cs := make([]int, len(features))
+	for _, item := range strings.Split(spec, ",") {
+		i := strings.LastIndex(item, ":")
+		if i < 0 {
+			return nil, bad
+		}
+		c, ok := direction(item[i+1:])
+		name := strings.TrimSpace(item[:i])
+		if !ok || name == "" {
+			return nil, bad
+		}
+		if features == nil {
+			continue
+		}
+		f, err := featureIndex("monotone", name, features)
+		if err != nil {
+			return nil, err
+		}
+		cs[f] = c
+	}
+	return cs, nil
+}
+
+// featureIndices returns the indices in features of the comma-separated
+// names of the flag's value spec, nil for an empty spec.
+func featureIndices(flag, spec string, features []string) ([]int, error) {
+	if strings.TrimSpace(spec) == "" {
+		return nil, nil
+	}
+	var fs []int
+	for _, name := range strings.Split(spec, ",") {
+		f, err := featureIndex(flag, strings.TrimSpace(name), features)
+		if err != nil {
+			return nil, err
+		}
+		fs = append(fs, f)
+	}
+	return fs, nil
+}
+
+// featureIndex returns the index of the feature name in features.
+func featureIndex(flag, name string, features []string) (int, error) {
+	for f, n := range features {
+		if n == name {
+			return f, nil
+		}
+	}
+	return 0, fmt.Errorf("--%s names the feature %q, which the data lacks (its features: %s)", flag, name, strings.Join(features, ", "))
 }

@@ -82,6 +82,16 @@ func TestFlagValues(t *testing.T) {
 		{gbdt, "--eval-metric=f1", `--eval-metric "f1" is unknown`},
 		{gbdt, "--weight=target", `--weight names the target column "target"`},
 		{gbdt, "--weight=nosuch", `testdata/small.tsv has no column "nosuch" for --weight`},
+		{gbdt, "--alpha=-1", "--alpha must be a finite number >= 0, got -1"},
+		{gbdt, "--max-delta-step=-0.5", "--max-delta-step must be a finite number >= 0, got -0.5"},
+		{gbdt, "--colsample-bylevel=0", "--colsample-bylevel must be in (0, 1], got 0"},
+		{gbdt, "--colsample-bynode=2", "--colsample-bynode must be in (0, 1], got 2"},
+		{gbdt, "--max-cat-to-onehot=0", "--max-cat-to-onehot must be at least 1, got 0"},
+		{gbdt, "--monotone=a:2", `--monotone must be "name:+1,name:-1,..." or "(1,0,-1,...)", got "a:2"`},
+		{gbdt, "--monotone=(1,up)", `--monotone must be "name:+1,name:-1,..." or "(1,0,-1,...)", got "(1,up)"`},
+		{gbdt, "--monotone=z:+1", `--monotone names the feature "z", which the data lacks (its features: a, b)`},
+		{gbdt, "--monotone=(1,0,1)", "gbdt: MonotoneConstraints has 3 entries, the training set 2 features"},
+		{gbdt, "--categorical=a,z", `--categorical names the feature "z", which the data lacks (its features: a, b)`},
 		{cart, "--max-depth=-1", "--max-depth must be between 0 and 100, got -1"},
 		{cart, "--min-samples-split=1", "--min-samples-split must be at least 2, got 1"},
 		{cart, "--min-samples-leaf=0", "--min-samples-leaf must be at least 1, got 0"},
@@ -278,6 +288,34 @@ func TestCheckModelHash(t *testing.T) {
 	fails(t, "package pa in "+pkg+" was generated from a.json (model sha256 ", "check", "--model", b, "--dir", pkg, "--data", "testdata/small.tsv")
 	expect := writeFile(t, dir, "expect.csv", "p_1,class\n0.5,1\n0.5,1\n0.5,1\n0.5,1\n0.5,1\n0.5,1\n")
 	fails(t, "(generated), 0.5 ("+expect+")", "check", "--model", a, "--dir", pkg, "--data", "testdata/small.tsv", "--expect", expect)
+}
+
+// TestGBDTConstraints: train gbdt --monotone and --categorical reach the
+// trainer, which records them in the model's provenance.
+func TestGBDTConstraints(t *testing.T) {
+	dir := t.TempDir()
+	heart := "../../testdata/pmlb/heart_c.tsv.gz"
+	for _, tc := range []struct {
+		args   []string
+		params map[string]string
+	}{
+		{[]string{"--monotone", "age:+1,oldpeak:-1", "--categorical", "cp,thal", "--alpha", "0.5", "--max-delta-step", "0.7"},
+			map[string]string{"monotone_constraints": "(1,0,0,0,0,0,0,0,0,-1,0,0,0)", "categorical": "(2,12)", "max_cat_to_onehot": "4", "alpha": "0.5", "max_delta_step": "0.7"}},
+		{[]string{"--monotone", "(1,0,0,0,0,0,0,0,0,-1)", "--colsample-bylevel", "0.5", "--colsample-bynode", "0.8", "--categorical", "cp", "--max-cat-to-onehot", "8"},
+			map[string]string{"monotone_constraints": "(1,0,0,0,0,0,0,0,0,-1,0,0,0)", "categorical": "(2)", "max_cat_to_onehot": "8", "colsample_bylevel": "0.5", "colsample_bynode": "0.8"}},
+	} {
+		model := filepath.Join(dir, "m.json")
+		succeeds(t, append([]string{"train", "gbdt", "--objective", "logistic", "--trees", "5", "--quiet", "--data", heart, "-o", model}, tc.args...)...)
+		m, err := ir.Load(model)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k, v := range tc.params {
+			if got := m.Provenance.Params[k]; got != v {
+				t.Errorf("%v: param %s = %q, want %q", tc.args, k, got, v)
+			}
+		}
+	}
 }
 
 // TestLeavesAndIterations: predict --leaves gives the leaf node of each

@@ -33,6 +33,10 @@ type binned struct {
 	// that no threshold sends every present value left (right).
 	posInf, negInf []bool
 	min            []float64 // the smallest present training value of f
+	// cats[f], for a categorical feature f, holds its categories in
+	// increasing order, one per bin: bin b is category cats[f][b]. nil for
+	// the other features.
+	cats [][]int
 }
 
 // threshold returns the IR test of the split "present bins 0..bin of
@@ -62,6 +66,14 @@ func (b *binned) threshold(f, bin int) (threshold float64, lessEqual bool) {
 // newBinned quantises the features of d into at most maxBins bins each
 // (255 for a feature with missing values), using up to threads goroutines.
 func newBinned(d *data.Dataset, maxBins, threads int) *binned {
+	return newBinnedCat(d, maxBins, threads, nil)
+}
+
+// newBinnedCat is newBinned with the categorical features cat (nil for
+// none): a categorical feature has one bin per category, in increasing
+// order (its values must have passed checkCategories). Its edges are the
+// categories but the smallest, so that binOf finds a category's bin.
+func newBinnedCat(d *data.Dataset, maxBins, threads int, cat []bool) *binned {
 	n, p := d.Rows, d.Cols
 	groups := (p + 3) / 4
 	b := &binned{
@@ -73,6 +85,7 @@ func newBinned(d *data.Dataset, maxBins, threads int) *binned {
 		posInf: make([]bool, p),
 		negInf: make([]bool, p),
 		min:    make([]float64, p),
+		cats:   make([][]int, p),
 	}
 	parallel.For(groups, threads, func(group int) {
 		vals := make([]float64, 0, n)
@@ -87,7 +100,21 @@ func newBinned(d *data.Dataset, maxBins, threads int) *binned {
 			if len(vals) < n && limit > 255 {
 				limit = 255 // the missing bin must fit in a byte too
 			}
+			isCat := cat != nil && cat[f]
+			if isCat {
+				limit = maxCategories // checkCategories has counted them
+			}
 			e := quantileEdges(vals, limit)
+			if isCat {
+				c := make([]int, 0, len(e)+1)
+				if len(vals) > 0 {
+					c = append(c, int(vals[0]))
+				}
+				for _, v := range e {
+					c = append(c, int(v))
+				}
+				b.cats[f] = c
+			}
 			b.edges[f] = e
 			b.nb[f] = len(e) + 1
 			if len(vals) > 0 {

@@ -70,6 +70,9 @@ type booster struct {
 	// first nfeat of them.
 	features [][]int
 	nfeat    int
+	// colSeeds[k] seeds the draws of the features of the levels and nodes
+	// of the tree of class k in a round (see grower.sampleFeatures).
+	colSeeds []uint64
 
 	roundTrees []ir.Tree // the trees of the current round, one per class
 	errs       []error   // their errors
@@ -84,6 +87,9 @@ func newBooster(train, valid *data.Dataset, opts Options, start time.Time) (*boo
 		return nil, err
 	}
 	if err := checkData(train, valid); err != nil {
+		return nil, err
+	}
+	if err := s.resolveFeatures(opts, train); err != nil {
 		return nil, err
 	}
 	tgt, err := newTarget(train, &s, opts.Weights)
@@ -154,7 +160,7 @@ func newModel(train, valid *data.Dataset, opts Options, s settings, tgt *target)
 // is spread over the goroutines.
 func (b *booster) setupGrowers() {
 	s, K := &b.s, b.k
-	b.bm = newBinned(b.train, s.maxBins, s.threads)
+	b.bm = newBinnedCat(b.train, s.maxBins, s.threads, s.categorical)
 	b.treeThreads = 1
 	b.growers = make(chan *grower, max(1, min(s.threads, K)))
 	if K > 1 && s.threads > 1 {
@@ -231,6 +237,7 @@ func (b *booster) setupDraws() {
 			b.features[k][f] = f
 		}
 	}
+	b.colSeeds = make([]uint64, b.k)
 }
 
 // run boosts the rounds, stopping early when the validation metric (see
@@ -280,7 +287,8 @@ func (b *booster) round() error {
 }
 
 // draw makes the random draws of a round, in a fixed order: the row
-// sample, then the features of the tree of each class.
+// sample, the features of the tree of each class, then with
+// ColSampleByLevel or ColSampleByNode the seed of each tree's draws.
 func (b *booster) draw() {
 	if b.inSample != nil {
 		clear(b.inSample)
@@ -294,6 +302,11 @@ func (b *booster) draw() {
 			choose(b.rng, b.p, b.nfeat, func(i, f int) { b.features[k][i] = f })
 		}
 	}
+	if b.s.colsampleLevel < 1 || b.s.colsampleNode < 1 {
+		for k := range b.k {
+			b.colSeeds[k] = b.rng.Uint64()
+		}
+	}
 }
 
 // growTree grows the tree of class k of a round with g, moves the margins
@@ -301,6 +314,7 @@ func (b *booster) draw() {
 func (b *booster) growTree(g *grower, k int) (ir.Tree, error) {
 	n := b.n
 	copy(g.rows, b.sample)
+	g.colSeed = b.colSeeds[k]
 	nodes, err := g.grow(b.grads[k], b.sampled, b.features[k])
 	if err != nil {
 		return ir.Tree{}, err
@@ -402,7 +416,16 @@ func leafByBins(nodes []tnode, bm *binned, r int) int {
 	for !nodes[i].leaf {
 		nd := &nodes[i]
 		b := bm.bin(nd.feature, r)
-		if b <= nd.bin || (nd.nanLeft && b == bm.nb[nd.feature]) {
+		var left bool
+		switch {
+		case b == bm.nb[nd.feature]:
+			left = nd.nanLeft
+		case nd.cat:
+			left = nd.catLeft.has(b)
+		default:
+			left = b <= nd.bin
+		}
+		if left {
 			i = nd.left
 		} else {
 			i = nd.right
@@ -421,6 +444,9 @@ func leafByValues(nodes []tnode, x []float64) int {
 		switch {
 		case v != v:
 			left = nd.nanLeft
+		case nd.cat:
+			// As the IR's categorical test: the category trunc(v).
+			left = v > -1 && v < 1<<31 && slices.Contains(nd.categories, int(v))
 		case nd.lessEqual:
 			left = v <= nd.threshold
 		default:

@@ -162,7 +162,8 @@
 // # The model
 //
 // The trees are in round order (class order within a round), each a flat
-// array of "axis" nodes and one-value leaves in pre-order, with its
+// array of "axis" nodes ("categorical" nodes for the features named in
+// Options.Categorical) and one-value leaves in pre-order, with its
 // learned default direction for missing values. The aggregation is sum,
 // BaseScore holds the base margins, and FeatureNames are the data set's
 // column names. The provenance records the producer ("treegen train

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"strconv"
 	"time"
 
@@ -58,7 +59,14 @@ const (
 	DefaultLearningRate = 0.3
 	DefaultMaxDepth     = 6
 	DefaultMaxBins      = 256
+	// DefaultMaxCatToOnehot is the default of Options.MaxCatToOnehot.
+	DefaultMaxCatToOnehot = 4
 )
+
+// maxCatThreshold is the largest number of categories that a sorted
+// categorical split considers on either side (XGBoost's max_cat_threshold,
+// at its default).
+const maxCatThreshold = 64
 
 // Options control Train. Objective is required; every other zero value
 // means the default named in its comment.
@@ -110,14 +118,49 @@ type Options struct {
 	// Gamma is the minimum loss reduction of a split, in the units of the
 	// gain formula in the package documentation (default 0).
 	Gamma float64
-	// MaxDeltaStep, when > 0, caps the absolute value of every leaf value before shrinkage (XGBoost's max_delta_step); for the poisson objective it also sets the hessian's offset, 0.7 when 0.
+	// MaxDeltaStep, when > 0, caps the absolute value of every leaf value
+	// before shrinkage (XGBoost's max_delta_step); for the poisson
+	// objective it also sets the hessian's offset exp(m + MaxDeltaStep).
+	// 0 means no cap, or 0.7 for both uses with the poisson objective (as
+	// XGBoost's count:poisson).
 	MaxDeltaStep float64
+	// Alpha is the L1 penalty on leaf values (default 0): the gradient sum
+	// G of a leaf or a child is shrunk towards 0 by Alpha, in its value
+	// -T(G)/(H+λ) and in the gain T(G)²/(H+λ) (XGBoost's alpha).
+	Alpha float64
 	// Subsample is the fraction of the training rows drawn, without
 	// replacement, for each round; 0 means 1 (every row).
 	Subsample float64
 	// ColSample is the fraction of the features drawn for each tree; 0
 	// means 1 (every feature).
 	ColSample float64
+	// ColSampleByLevel is the fraction of the tree's features drawn for
+	// each depth of the tree; 0 means 1 (XGBoost's colsample_bylevel).
+	ColSampleByLevel float64
+	// ColSampleByNode is the fraction of the level's features drawn for
+	// each node, which scans only those for its split; 0 means 1
+	// (XGBoost's colsample_bynode).
+	ColSampleByNode float64
+	// MonotoneConstraints, when not nil, holds per feature -1 (the
+	// prediction may only fall as the feature grows), 0 (no constraint) or
+	// +1 (it may only rise); features past its end are unconstrained. A
+	// split on a constrained feature whose children's values break the
+	// constraint is not made, and the values of a node's descendants stay
+	// on its side of the mean of the two children's values, as with
+	// XGBoost's monotone_constraints.
+	MonotoneConstraints []int
+	// Categorical holds the indices of the categorical features: their
+	// values are categories, integers from 0 to ir.MaxCategory (NaN:
+	// missing), at most 256 distinct ones (255 with missing values), each
+	// in a bin of its own whatever MaxBins. Their splits send a set of
+	// categories left (ir.Categorical nodes), as XGBoost's with
+	// enable_categorical.
+	Categorical []int
+	// MaxCatToOnehot: a categorical feature with fewer categories than
+	// this splits one category against the rest; one with more sorts the
+	// categories of a node by their leaf value and splits the sorted list
+	// in two. 0 means 4 (XGBoost's max_cat_to_onehot).
+	MaxCatToOnehot int
 	// MaxBins is the number of quantile bins per feature, 2 to 256; 0
 	// means 256. A feature with missing values has at most 255 bins for its
 	// present values (its missing values take a bin of their own).
@@ -186,6 +229,24 @@ type settings struct {
 	seed          uint64
 	threads       int
 	obj           objectiveSettings // the objectives', weights' and metrics' options
+
+	alpha          float64
+	maxDeltaStep   float64
+	colsampleLevel float64
+	colsampleNode  float64
+	// monotone[f] is the constraint of feature f, nil without any.
+	monotone []int
+	// categorical[f] reports whether feature f is categorical, nil without
+	// categorical features.
+	categorical    []bool
+	maxCatToOnehot int
+	// plain: no Alpha, MaxDeltaStep or constraints, so that a node's gain
+	// term is G²/(H+λ) and its value -G/(H+λ).
+	plain bool
+	// weightGain: the gain term of a node is computed from its (capped or
+	// bounded) value w as -(2Gw + (H+λ)w²), as XGBoost does with
+	// max_delta_step or monotone constraints.
+	weightGain bool
 }
 
 func (o Options) settings(hasValid bool) (settings, error) {
@@ -204,6 +265,12 @@ func (o Options) settings(hasValid bool) (settings, error) {
 		earlyStopping: o.EarlyStopping,
 		seed:          o.Seed,
 		threads:       o.Threads,
+
+		alpha:          o.Alpha,
+		maxDeltaStep:   o.MaxDeltaStep,
+		colsampleLevel: o.ColSampleByLevel,
+		colsampleNode:  o.ColSampleByNode,
+		maxCatToOnehot: o.MaxCatToOnehot,
 	}
 	switch o.Objective {
 	case SquaredError, Logistic, Softmax:
@@ -242,6 +309,15 @@ func (o Options) settings(hasValid bool) (settings, error) {
 	if s.threads == 0 {
 		s.threads = runtime.GOMAXPROCS(0)
 	}
+	if s.colsampleLevel == 0 {
+		s.colsampleLevel = 1
+	}
+	if s.colsampleNode == 0 {
+		s.colsampleNode = 1
+	}
+	if s.maxCatToOnehot == 0 {
+		s.maxCatToOnehot = DefaultMaxCatToOnehot
+	}
 	finite := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 	fraction := func(v float64) bool { return v > 0 && v <= 1 }
 	switch {
@@ -273,7 +349,30 @@ func (o Options) settings(hasValid bool) (settings, error) {
 		return s, errors.New("gbdt: EarlyStopping needs a validation set")
 	case o.Threads < 0:
 		return s, fmt.Errorf("gbdt: Threads is negative (%d)", o.Threads)
+	case !(s.alpha >= 0) || !finite(s.alpha):
+		return s, fmt.Errorf("gbdt: Alpha must be a finite number >= 0, got %v", o.Alpha)
+	case !(s.maxDeltaStep >= 0) || !finite(s.maxDeltaStep):
+		return s, fmt.Errorf("gbdt: MaxDeltaStep must be a finite number >= 0, got %v", o.MaxDeltaStep)
+	case !fraction(s.colsampleLevel):
+		return s, fmt.Errorf("gbdt: ColSampleByLevel must be in (0, 1], got %v", o.ColSampleByLevel)
+	case !fraction(s.colsampleNode):
+		return s, fmt.Errorf("gbdt: ColSampleByNode must be in (0, 1], got %v", o.ColSampleByNode)
+	case o.MaxCatToOnehot < 0:
+		return s, fmt.Errorf("gbdt: MaxCatToOnehot is negative (%d)", o.MaxCatToOnehot)
 	}
+	for f, c := range o.MonotoneConstraints {
+		if c < -1 || c > 1 {
+			return s, fmt.Errorf("gbdt: MonotoneConstraints[%d] is %d; want -1, 0 or +1", f, c)
+		}
+	}
+	if s.objective == Poisson && s.maxDeltaStep == 0 {
+		// XGBoost's count:poisson sets max_delta_step to 0.7 for both the
+		// hessian and the cap on the leaf values.
+		s.maxDeltaStep = DefaultPoissonMaxDeltaStep
+	}
+	constrained := slices.ContainsFunc(o.MonotoneConstraints, func(c int) bool { return c != 0 })
+	s.plain = s.alpha == 0 && s.maxDeltaStep == 0 && !constrained
+	s.weightGain = s.maxDeltaStep > 0 || constrained
 	if s.maxDepth == 0 {
 		s.maxDepth = DefaultMaxDepth
 		if s.maxLeaves > 0 {
@@ -284,10 +383,12 @@ func (o Options) settings(hasValid bool) (settings, error) {
 }
 
 // params records the options for the model's provenance, defaults
-// resolved. Threads is left out: it does not change the model.
+// resolved. Threads is left out: it does not change the model. The options
+// added after the first release are recorded only when set, so that the
+// models of the others stay the same.
 func (s settings) params() map[string]string {
 	f := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
-	p := map[string]string{
+	m := map[string]string{
 		"objective":        string(s.objective),
 		"rounds":           strconv.Itoa(s.rounds),
 		"learning_rate":    f(s.eta),
@@ -302,8 +403,124 @@ func (s settings) params() map[string]string {
 		"early_stopping":   strconv.Itoa(s.earlyStopping),
 		"seed":             strconv.FormatUint(s.seed, 10),
 	}
-	s.obj.addParams(p, s.objective)
-	return p
+	if s.alpha > 0 {
+		m["alpha"] = f(s.alpha)
+	}
+	if s.maxDeltaStep > 0 {
+		m["max_delta_step"] = f(s.maxDeltaStep)
+	}
+	if s.colsampleLevel < 1 {
+		m["colsample_bylevel"] = f(s.colsampleLevel)
+	}
+	if s.colsampleNode < 1 {
+		m["colsample_bynode"] = f(s.colsampleNode)
+	}
+	if s.monotone != nil {
+		m["monotone_constraints"] = tuple(s.monotone)
+	}
+	if s.categorical != nil {
+		var cats []int
+		for f, c := range s.categorical {
+			if c {
+				cats = append(cats, f)
+			}
+		}
+		m["categorical"] = tuple(cats)
+		m["max_cat_to_onehot"] = strconv.Itoa(s.maxCatToOnehot)
+	}
+	s.obj.addParams(m, s.objective)
+	return m
+}
+
+// tuple writes xs as XGBoost writes its tuples: "(1,0,-1)".
+func tuple(xs []int) string {
+	b := []byte{'('}
+	for i, x := range xs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(x), 10)
+	}
+	return string(append(b, ')'))
+}
+
+// resolveFeatures completes s with the options that depend on the
+// features of the training set d (MonotoneConstraints, Categorical), and
+// checks them and the categorical features' values.
+func (s *settings) resolveFeatures(o Options, d *data.Dataset) error {
+	p := d.Cols
+	if len(o.MonotoneConstraints) > p {
+		return fmt.Errorf("gbdt: MonotoneConstraints has %d entries, the training set %d features", len(o.MonotoneConstraints), p)
+	}
+	for _, c := range o.MonotoneConstraints {
+		if c != 0 {
+			s.monotone = make([]int, p)
+			copy(s.monotone, o.MonotoneConstraints)
+			break
+		}
+	}
+	if len(o.Categorical) > 0 {
+		s.categorical = make([]bool, p)
+	}
+	for _, f := range o.Categorical {
+		switch {
+		case f < 0 || f >= p:
+			return fmt.Errorf("gbdt: Categorical names feature %d; the training set has features 0 to %d", f, p-1)
+		case s.categorical[f]:
+			return fmt.Errorf("gbdt: Categorical names feature %d twice", f)
+		case s.monotone != nil && s.monotone[f] != 0:
+			return fmt.Errorf("gbdt: feature %d (%s) is categorical and has a monotone constraint", f, featureName(d, f))
+		}
+		s.categorical[f] = true
+		if err := checkCategories(d, f); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// maxCategories is the largest number of categories of a categorical
+// feature (one less with missing values): each has a bin of its own.
+const maxCategories = 256
+
+// checkCategories returns an error unless every value of feature f of d
+// is NaN or a category, and there are few enough categories.
+func checkCategories(d *data.Dataset, f int) error {
+	p := d.Cols
+	seen := map[float64]bool{}
+	missing := false
+	for r := range d.Rows {
+		v := d.X[r*p+f]
+		if v != v {
+			missing = true
+			continue
+		}
+		if !(v >= 0 && v <= ir.MaxCategory) || v != math.Trunc(v) {
+			return fmt.Errorf("gbdt: categorical feature %d (%s): row %d (0-based) has the value %v, not a category (an integer from 0 to %d)", f, featureName(d, f), r, v, ir.MaxCategory)
+		}
+		if !seen[v] {
+			seen[v] = true
+			if len(seen) > maxCategories {
+				break
+			}
+		}
+	}
+	limit := maxCategories
+	if missing {
+		limit--
+	}
+	if len(seen) > limit {
+		return fmt.Errorf("gbdt: categorical feature %d (%s) has more than %d categories", f, featureName(d, f), limit)
+	}
+	return nil
+}
+
+// featureName returns the name of feature f of d, quoted, or "unnamed".
+func featureName(d *data.Dataset, f int) string {
+	if f < len(d.Features) {
+		return strconv.Quote(d.Features[f])
+	}
+	return "unnamed"
 }
 
 // Train boosts trees on train, watching valid (which may be nil) for

@@ -363,6 +363,9 @@ func TestDeterminism(t *testing.T) {
 		{"depth-wise", Options{Objective: Softmax, Rounds: 15, Subsample: 0.7, ColSample: 0.6, Seed: 3}},
 		{"leaf-wise", Options{Objective: Softmax, Rounds: 15, MaxLeaves: 12, Subsample: 0.8, Seed: 3}},
 		{"early stopping", Options{Objective: Softmax, Rounds: 40, LearningRate: 1, EarlyStopping: 3, ColSample: 0.5, Seed: 4}},
+		{"sampled by level and node", Options{Objective: Softmax, Rounds: 15, Subsample: 0.8, ColSample: 0.8, ColSampleByLevel: 0.7, ColSampleByNode: 0.6, Seed: 3}},
+		{"leaf-wise, by node, constraints, alpha, max delta step", Options{Objective: Softmax, Rounds: 12, MaxLeaves: 12, ColSampleByNode: 0.5,
+			MonotoneConstraints: []int{1, 0, -1}, Alpha: 0.5, MaxDeltaStep: 1, Seed: 3}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			opts := tt.opts

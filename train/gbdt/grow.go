@@ -38,7 +38,11 @@ type split struct {
 	// every present value left (the missing ones go right), bin == -1
 	// every present value right (the missing ones go left).
 	bin     int
-	nanLeft bool    // the missing values go left
+	nanLeft bool // the missing values go left
+	// cat: a split of a categorical feature, which sends the present
+	// values in the bins of catLeft left (bin is unused).
+	cat     bool
+	catLeft binSet
 	missing int     // rows of the node missing the feature
 	score   float64 // sL + sR, to maximise
 	gl, hl  float64 // sums of the left child
@@ -57,6 +61,12 @@ type nodeState struct {
 	best   split
 	gain   float64 // loss reduction of best, minus Gamma (valid splits only)
 	nLeft  int     // rows that best sends left (set by partition)
+	// lower and upper bound the values of the node's leaves under
+	// monotone constraints (±Inf at the root).
+	lower, upper float64
+	// allowed[f] reports whether the node may split on feature f, nil for
+	// every feature of the tree (see sampleFeatures).
+	allowed []bool
 }
 
 func (st *nodeState) n() int { return st.hi - st.lo }
@@ -65,7 +75,9 @@ func (st *nodeState) n() int { return st.hi - st.lo }
 // bins 0..bin of feature left, which is the IR test x < threshold (x <=
 // threshold with lessEqual), and the missing values left iff nanLeft. A
 // leaf holds value and, while the tree is current, its rows
-// grower.rows[lo:hi].
+// grower.rows[lo:hi]. A split of a categorical feature (cat) sends the
+// present values in the bins of catLeft left, which is the IR test "x is
+// one of categories".
 type tnode struct {
 	leaf        bool
 	value       float64
@@ -80,6 +92,9 @@ type tnode struct {
 	// sL + sR - sP (twice the reduction ½(...) compared with Gamma) and
 	// the node's hessian sum.
 	gain, cover float64
+	cat         bool
+	catLeft     binSet
+	categories  []int
 }
 
 // grower grows one tree at a time on the binned training set.
@@ -119,6 +134,12 @@ type grower struct {
 
 	// Scratch of partitionAll.
 	pchunks []pchunk
+
+	// Column sampling by level and by node (see sampleFeatures).
+	colSeed   uint64  // of the current tree
+	levelSets [][]int // per depth, the level's features; nil until drawn
+	masks     []bool  // the allowed slices of the nodes of the tree
+	nextMask  int
 }
 
 // unit is a unit of work of phase: up to maxUnitGroups consecutive groups
@@ -233,8 +254,10 @@ func (g *grower) grow(grad []gradPair, m int, features []int) ([]tnode, error) {
 	}
 	g.nodes = g.nodes[:0]
 	g.nextState = 0
+	g.resetSampling()
 	root := g.newState()
 	root.lo, root.hi = 0, m
+	root.lower, root.upper = math.Inf(-1), math.Inf(1)
 	// Four partial sums, for speed; the order of the additions is fixed.
 	var gs, hs [4]float64
 	rows := g.rows[:m]
@@ -253,6 +276,7 @@ func (g *grower) grow(grad []gradPair, m int, features []int) ([]tnode, error) {
 	root.h = (hs[0] + hs[1]) + (hs[2] + hs[3])
 	g.nodes = append(g.nodes, g.leaf(root))
 	if g.splittable(root) {
+		g.sampleFeatures(root)
 		root.hist = g.alloc()
 		g.builds = append(g.builds[:0], buildJob{root.hist, root.lo, root.hi})
 		g.subs = g.subs[:0]
@@ -318,9 +342,15 @@ func (g *grower) setUnits(features []int) {
 // over the rows adds to stay in a core's first-level cache.
 const unitSlots = 1536
 
-// leaf returns the leaf of st: value -G/(H+λ)·η, and its rows.
+// leaf returns the leaf of st: value -G/(H+λ)·η (with Alpha, MaxDeltaStep
+// and constraints, the node's weight times η), and its rows.
 func (g *grower) leaf(st *nodeState) tnode {
-	v := -st.g / (st.h + g.s.lambda) * g.s.eta
+	var v float64
+	if g.s.plain {
+		v = -st.g / (st.h + g.s.lambda) * g.s.eta
+	} else {
+		v = g.nodeWeight(st.g, st.h, st.lower, st.upper) * g.s.eta
+	}
 	return tnode{leaf: true, value: v + 0, lo: st.lo, hi: st.hi} // + 0 turns -0 into +0
 }
 
@@ -452,11 +482,20 @@ func (g *grower) partition(p *nodeState, lo, hi int) int {
 	n := g.bm.n
 	words := g.bm.packed[(f/4)*n : (f/4+1)*n]
 	shift := 8 * uint(f%4)
-	// goLeft[b] is 1 if bin b goes left: the present bins 0..sp.bin, and
-	// the missing bin nb[f] when nanLeft.
+	// goLeft[b] is 1 if bin b goes left: the present bins 0..sp.bin (of
+	// catLeft for a categorical split), and the missing bin nb[f] when
+	// nanLeft.
 	var goLeft [257]int
-	for b := 0; b <= sp.bin; b++ {
-		goLeft[b] = 1
+	if sp.cat {
+		for b := range g.bm.nb[f] {
+			if sp.catLeft.has(b) {
+				goLeft[b] = 1
+			}
+		}
+	} else {
+		for b := 0; b <= sp.bin; b++ {
+			goLeft[b] = 1
+		}
 	}
 	if sp.nanLeft {
 		goLeft[g.bm.nb[f]] = 1
@@ -490,11 +529,26 @@ func (g *grower) split(p *nodeState) (left, right *nodeState, err error) {
 	left, right = g.newState(), g.newState()
 	*left = nodeState{id: len(g.nodes), lo: p.lo, hi: p.lo + k, g: gl, h: hl, depth: p.depth + 1, best: noSplit}
 	*right = nodeState{id: len(g.nodes) + 1, lo: p.lo + k, hi: p.hi, g: p.g - gl, h: p.h - hl, depth: p.depth + 1, best: noSplit}
+	g.bound(p, left, right)
 	nd := &g.nodes[p.id]
 	*nd = tnode{feature: f, bin: sp.bin, nanLeft: sp.nanLeft, left: left.id, right: right.id,
 		gain: sp.score - p.g*p.g/(p.h+g.s.lambda), cover: p.h}
-	nd.threshold, nd.lessEqual = g.bm.threshold(f, sp.bin)
+	if sp.cat {
+		nd.cat, nd.catLeft = true, sp.catLeft
+		for b, c := range g.bm.cats[f] {
+			if sp.catLeft.has(b) {
+				nd.categories = append(nd.categories, c)
+			}
+		}
+	} else {
+		nd.threshold, nd.lessEqual = g.bm.threshold(f, sp.bin)
+	}
 	g.nodes = append(g.nodes, g.leaf(left), g.leaf(right))
+	for _, c := range []*nodeState{left, right} {
+		if g.splittable(c) {
+			g.sampleFeatures(c)
+		}
+	}
 	return left, right, nil
 }
 
@@ -747,6 +801,13 @@ func (g *grower) buildUnit(u *unit, c chunk) {
 // and, for each bin, with the missing values right then left, and updates
 // best if one scores strictly higher.
 func (g *grower) scan(f int, st *nodeState, best *split) {
+	if st.allowed != nil && !st.allowed[f] {
+		return
+	}
+	if g.bm.cats[f] != nil {
+		g.scanCategories(f, st, best)
+		return
+	}
 	nb := g.bm.nb[f]
 	h := st.hist[g.bm.off[f] : g.bm.off[f]+nb+1]
 	miss := h[nb]
@@ -759,7 +820,12 @@ func (g *grower) scan(f int, st *nodeState, best *split) {
 			return
 		}
 		gr := G - gl
-		score := gl*gl/(hl+lambda) + gr*gr/(hr+lambda)
+		var score float64
+		if g.s.plain {
+			score = gl*gl/(hl+lambda) + gr*gr/(hr+lambda)
+		} else {
+			score = g.splitScore(f, st, gl, hl, gr, hr)
+		}
 		if score > best.score {
 			*best = split{feature: f, bin: bin, nanLeft: nanLeft, missing: miss.n, score: score, gl: gl, hl: hl, nl: nl}
 		}
@@ -813,7 +879,13 @@ func (g *grower) finishSplit(st *nodeState) {
 	if b.feature < 0 {
 		return
 	}
-	reduction := 0.5 * (b.score - st.g*st.g/(st.h+g.s.lambda))
+	var parent float64
+	if g.s.plain {
+		parent = st.g * st.g / (st.h + g.s.lambda)
+	} else {
+		parent = g.gainTerm(st.g, st.h, st.lower, st.upper)
+	}
+	reduction := 0.5 * (b.score - parent)
 	if !(reduction > g.s.gamma) || !(reduction > minRelGain*b.score) {
 		*b = noSplit
 		return

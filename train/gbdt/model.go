@@ -6,8 +6,10 @@ import (
 
 // toIR converts a grown tree into an IR tree writing output, its nodes
 // numbered in pre-order (a node, its left subtree, its right subtree),
-// every split with its statistics (ir.Node.Gain, XGBoost's loss_chg, and
-// ir.Node.Cover, the hessian sum).
+// every split with its
+// statistics (ir.Node.Gain, XGBoost's loss_chg, and ir.Node.Cover, the
+// hessian sum). Splits of categorical features become categorical nodes,
+// the others axis nodes.
 func toIR(nodes []tnode, output int) ir.Tree {
 	out := make([]ir.Node, 0, len(nodes))
 	values := make([]float64, 0, (len(nodes)+1)/2) // one backing array for the leaf values
@@ -24,6 +26,19 @@ func toIR(nodes []tnode, output int) ir.Tree {
 		}
 		left := walk(nd.left)
 		right := walk(nd.right)
+		if nd.cat {
+			out[id] = ir.Node{
+				Kind:        ir.Categorical,
+				Left:        left,
+				Right:       right,
+				DefaultLeft: nd.nanLeft,
+				Feature:     nd.feature,
+				Categories:  nd.categories,
+				Gain:        nd.gain,
+				Cover:       nd.cover,
+			}
+			return id
+		}
 		out[id] = ir.Node{
 			Kind:        ir.Axis,
 			Left:        left,

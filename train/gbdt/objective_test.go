@@ -450,7 +450,7 @@ func TestObjectiveParams(t *testing.T) {
 		{Options{Objective: SquaredError}, nil},
 		{Options{Objective: SquaredError, EvalMetric: "rmse"}, nil},
 		{Options{Objective: SquaredError, EvalMetric: "mae"}, map[string]string{"eval_metric": "mae"}},
-		{Options{Objective: Poisson}, map[string]string{"poisson_max_delta_step": "0.7", "eval_metric": "poisson-nloglik"}},
+		{Options{Objective: Poisson}, map[string]string{"max_delta_step": "0.7", "eval_metric": "poisson-nloglik"}},
 		{Options{Objective: Tweedie}, map[string]string{"tweedie_variance_power": "1.5", "eval_metric": "tweedie-nloglik@1.5"}},
 		{Options{Objective: Tweedie, EvalMetric: "tweedie-nloglik"}, map[string]string{"tweedie_variance_power": "1.5", "eval_metric": "tweedie-nloglik@1.5"}},
 		{Options{Objective: PseudoHuber, HuberSlope: 3}, map[string]string{"huber_slope": "3", "eval_metric": "mphe"}},

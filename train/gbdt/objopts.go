@@ -220,8 +220,6 @@ func resolveMetric(name string, obj Objective, rho float64) (string, float64, er
 func (s objectiveSettings) addParams(p map[string]string, obj Objective) {
 	f := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 	switch obj {
-	case Poisson:
-		p["poisson_max_delta_step"] = f(s.poissonDelta)
 	case Tweedie:
 		p["tweedie_variance_power"] = f(s.rho)
 	case PseudoHuber:

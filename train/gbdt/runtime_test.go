@@ -27,6 +27,9 @@ var marginCases = []struct {
 	{"multiclass, many classes", "letter", Options{Objective: Softmax, Rounds: 3, MaxDepth: 8}},
 	{"regression, leaf-wise", "537_houses", Options{Objective: SquaredError, Rounds: 15, MaxLeaves: 31, MaxDepth: 0}},
 	{"regression, deep, gamma", "537_houses", Options{Objective: SquaredError, Rounds: 5, MaxDepth: 12, Gamma: 0.01, Lambda: 5, MinChildWeight: 3}},
+	{"binary, alpha, max delta step, monotone", "breast_cancer_wisconsin", Options{Objective: Logistic, Rounds: 20, Alpha: 0.5, MaxDeltaStep: 0.7, MonotoneConstraints: []int{1, -1, 0, 1}}},
+	{"multiclass, sampled by level and node", "ecoli", Options{Objective: Softmax, Rounds: 10, ColSampleByLevel: 0.7, ColSampleByNode: 0.6, Seed: 2}},
+	{"regression, leaf-wise, monotone", "537_houses", Options{Objective: SquaredError, Rounds: 8, MaxLeaves: 31, MaxDepth: 0, MonotoneConstraints: []int{1, 0, -1}}},
 }
 
 // TestTrainingMargins checks that the trees mean in the IR exactly what
