@@ -29,11 +29,16 @@ func boost(train, valid *data.Dataset, opts Options) (*result, error) {
 	if err != nil {
 		return nil, err
 	}
+	prepared := time.Now()
 	trees, bestRound, err := b.run()
 	if err != nil {
 		return nil, err
 	}
-	return b.finish(trees, bestRound)
+	r, err := b.finish(trees, bestRound)
+	if err == nil && opts.Timing != nil {
+		*opts.Timing = Timing{Prepare: prepared.Sub(start), Boost: time.Since(prepared)}
+	}
+	return r, err
 }
 
 // booster is the state of one run of boost: the settings, the data and its

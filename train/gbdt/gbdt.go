@@ -187,6 +187,8 @@ type Options struct {
 	// OnRound, if not nil, is called after every round, from the goroutine
 	// that called Train.
 	OnRound func(RoundInfo)
+	// Timing, if not nil, receives where the time of Train went.
+	Timing *Timing
 }
 
 // RoundInfo reports on one boosting round.
@@ -210,6 +212,15 @@ type RoundInfo struct {
 	TrainMetric, ValidMetric float64
 	// Elapsed is the time since Train started.
 	Elapsed time.Duration
+}
+
+// Timing is where the time of a Train call went: Prepare before the first
+// round (checking the options and the data, the targets and the weights,
+// quantising the features into bins), then Boost (the rounds, and making
+// and validating the model). Like XGBoost's training time, which excludes
+// building its DMatrix, Boost is the figure to compare.
+type Timing struct {
+	Prepare, Boost time.Duration
 }
 
 // settings are Options with the defaults filled in.
