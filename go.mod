@@ -5,6 +5,7 @@ go 1.25.0
 require (
 	github.com/dave/jennifer v1.7.1
 	github.com/spf13/cobra v1.10.2
+	golang.org/x/sys v0.47.0
 	golang.org/x/tools v0.49.0
 	gonum.org/v1/gonum v0.16.0
 	gonum.org/v1/plot v0.17.0

@@ -37,6 +37,9 @@ type binned struct {
 	// increasing order, one per bin: bin b is category cats[f][b]. nil for
 	// the other features.
 	cats [][]int
+	// chunkRows is the least number of rows of a chunk of a histogram:
+	// see minHistChunk.
+	chunkRows int
 }
 
 // threshold returns the IR test of the split "present bins 0..bin of
@@ -139,8 +142,22 @@ func newBinnedCat(d *data.Dataset, maxBins, threads int, cat []bool) *binned {
 		b.off[f] = b.slots
 		b.slots += b.nb[f] + 1
 	}
+	b.chunkRows = minHistChunk
+	for grp := 0; grp < groups; grp++ {
+		last := min(4*grp+3, p-1)
+		b.chunkRows = max(b.chunkRows, histChunkPerSlot*(b.off[last]+b.nb[last]+1-b.off[4*grp]))
+	}
 	return b
 }
+
+// The rows of a histogram are built in chunks (see chunkSize) of at least
+// minHistChunk rows, and at least histChunkPerSlot rows per slot of the
+// group of four features with the most slots: a chunk's histogram then
+// takes a small share of its time to add into the node's.
+const (
+	minHistChunk     = 4096
+	histChunkPerSlot = 16
+)
 
 // quantileEdges sorts vals and returns the edges of at most limit bins.
 // With at most limit distinct values, the edges are every distinct value

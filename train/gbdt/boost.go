@@ -160,21 +160,18 @@ func newModel(train, valid *data.Dataset, opts Options, s settings, tgt *target)
 
 // setupGrowers bins the training set and makes the growers.
 //
-// One tree per class and round: the trees of a round grow in parallel, each
-// on one goroutine with a grower of its own. One tree per round: its growth
-// is spread over the goroutines.
+// With K trees per round, up to threads of them grow at once, each on a
+// grower of its own; every grower spreads its tree's work over all the
+// goroutines, so that the last trees of a round, when fewer than threads
+// remain, keep every core busy too. Which trees grow together changes no
+// tree.
 func (b *booster) setupGrowers() {
 	s, K := &b.s, b.k
 	b.bm = newBinnedCat(b.train, s.maxBins, s.threads, s.categorical)
-	b.treeThreads = 1
-	b.growers = make(chan *grower, max(1, min(s.threads, K)))
-	if K > 1 && s.threads > 1 {
-		b.treeThreads = min(s.threads, K)
-		for range b.treeThreads {
-			b.growers <- newGrower(s, b.bm, 1, b.treeThreads)
-		}
-	} else {
-		b.growers <- newGrower(s, b.bm, s.threads, 1)
+	b.treeThreads = min(K, s.threads)
+	b.growers = make(chan *grower, b.treeThreads)
+	for range b.treeThreads {
+		b.growers <- newGrower(s, b.bm, s.threads, b.treeThreads)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"container/heap"
 	"errors"
 	"math"
+	"unsafe"
 
 	"github.com/treegen/treegen/internal/parallel"
 )
@@ -25,11 +26,16 @@ const minRelGain = 1e-10
 var minParallelWork = 1 << 15
 
 // cell is one histogram slot: the sums of the gradients and hessians of the
-// node's rows in one bin, and their number.
+// node's rows in one bin, and their number (an integer, exact in a float64
+// up to 2⁵³ rows), padded to 32 bytes so that one 256-bit vector adds a row
+// to it (see addRows).
 type cell struct {
-	g, h float64
-	n    int
+	g, h, n float64
+	_       float64
 }
+
+// rows returns c's number of rows.
+func (c cell) rows() int { return int(c.n) }
 
 // split is a candidate split of a node.
 type split struct {
@@ -168,18 +174,20 @@ type pchunk struct {
 	leftAt, rightAt int // where its left and right rows go, in g.tmp
 }
 
-// Chunks: the rows of a histogram built, or of a node partitioned, are
-// split into at most maxChunks ranges of at least chunkRows rows each,
-// which are units of work of their own. How a node's rows are split
-// depends only on their number, never on the number of goroutines, and so
-// does every sum.
+// Chunks: the rows of a node partitioned, or of a histogram built, are
+// split into at most maxChunks ranges, which are units of work of their
+// own: ranges of at least chunkRows rows for a partition, and of at least
+// bm.chunkRows (see newBinned) for a histogram. How a node's rows are split
+// depends only on their number and on the data, never on the number of
+// goroutines, and so does every sum.
 const (
 	chunkRows = 1 << 14
 	maxChunks = 64
 )
 
-// chunkSize returns the rows per chunk of a range of m rows.
-func chunkSize(m int) int { return max(chunkRows, (m+maxChunks-1)/maxChunks) }
+// chunkSize returns the rows per chunk of a range of m rows, chunks of at
+// least least rows.
+func chunkSize(m, least int) int { return max(least, (m+maxChunks-1)/maxChunks) }
 
 type buildJob struct {
 	hist   []cell
@@ -201,7 +209,7 @@ func newGrower(s *settings, bm *binned, threads, share int) *grower {
 		tmp:        make([]int32, bm.n),
 		unitGroups: make([]int, maxUnitGroups*((bm.p+3)/4)),
 	}
-	g.maxHist = max(histBudget/share/(24*max(bm.slots, 1)), 6)
+	g.maxHist = max(histBudget/share/(int(unsafe.Sizeof(cell{}))*max(bm.slots, 1)), 6)
 	return g
 }
 
@@ -299,17 +307,11 @@ func (g *grower) grow(grad []gradPair, m int, features []int) ([]tnode, error) {
 }
 
 // setUnits divides features, ascending, into g.units: runs of groups of
-// four, as many groups per unit as keep every goroutine busy, up to
-// maxUnitGroups and while the unit's slots fit in a core's first-level
-// cache (unitSlots). How the features are divided changes no result.
+// four, up to maxUnitGroups of them while the unit's slots fit in a core's
+// first-level cache (unitSlots). The goroutines share the work by units
+// and chunks of rows. How the features are divided changes no result.
 func (g *grower) setUnits(features []int) {
-	groups := 0
-	for i, f := range features {
-		if i == 0 || f/4 != features[i-1]/4 {
-			groups++
-		}
-	}
-	per := max(1, min(maxUnitGroups, groups/(2*g.threads)))
+	per := maxUnitGroups
 	bm := g.bm
 	slotsOf := func(grp int) int {
 		last := min(4*grp+3, bm.p-1)
@@ -337,10 +339,10 @@ func (g *grower) setUnits(features []int) {
 	}
 }
 
-// unitSlots is the number of histogram slots (24 bytes each) beyond which
-// a unit takes no further group: about 36 KiB, so that the slots a pass
-// over the rows adds to stay in a core's first-level cache.
-const unitSlots = 1536
+// unitSlots is the number of histogram slots (32 bytes each) beyond which
+// a unit takes no further group: 36 KiB, so that the slots a pass over the
+// rows adds to stay in a core's first-level cache.
+const unitSlots = 1152
 
 // leaf returns the leaf of st: value -G/(H+λ)·η (with Alpha, MaxDeltaStep
 // and constraints, the node's weight times η), and its rows.
@@ -425,7 +427,7 @@ func (g *grower) partitionAll(ps []*nodeState) {
 	rows, split := 0, false
 	for _, p := range ps {
 		rows += p.n()
-		size := chunkSize(p.n())
+		size := chunkSize(p.n(), chunkRows)
 		for lo := p.lo; lo < p.hi; lo += size {
 			hi := min(lo+size, p.hi)
 			g.pchunks = append(g.pchunks, pchunk{node: p, lo: lo, hi: hi, first: lo == p.lo, only: lo == p.lo && hi == p.hi})
@@ -679,7 +681,7 @@ func (g *grower) phase() {
 	work, partials := 0, 0
 	for j, b := range g.builds {
 		work += b.hi - b.lo
-		size := chunkSize(b.hi - b.lo)
+		size := chunkSize(b.hi-b.lo, g.bm.chunkRows)
 		for lo := b.lo; lo < b.hi; lo += size {
 			c := chunk{job: j, lo: lo, hi: min(lo+size, b.hi), dst: b.hist}
 			if lo > b.lo {
@@ -827,45 +829,45 @@ func (g *grower) scan(f int, st *nodeState, best *split) {
 			score = g.splitScore(f, st, gl, hl, gr, hr)
 		}
 		if score > best.score {
-			*best = split{feature: f, bin: bin, nanLeft: nanLeft, missing: miss.n, score: score, gl: gl, hl: hl, nl: nl}
+			*best = split{feature: f, bin: bin, nanLeft: nanLeft, missing: miss.rows(), score: score, gl: gl, hl: hl, nl: nl}
 		}
 	}
 	var gl, hl float64
 	nl := 0
 	for b := 0; b < nb-1; b++ {
 		c := h[b]
-		if c.n == 0 {
+		if c.rows() == 0 {
 			continue // the same split as the bin before
 		}
 		gl += c.g
 		hl += c.h
-		nl += c.n
+		nl += c.rows()
 		consider(b, false, gl, hl, nl)
-		if miss.n > 0 {
+		if miss.rows() > 0 {
 			// With the missing values on the left, the split keeps the
 			// empty bins above b on the left too: its threshold is the
 			// highest of the equivalent ones, as in XGBoost's backward
 			// scan.
 			top := b
-			for top+1 < nb-1 && h[top+1].n == 0 {
+			for top+1 < nb-1 && h[top+1].rows() == 0 {
 				top++
 			}
-			consider(top, true, gl+miss.g, hl+miss.h, nl+miss.n)
+			consider(top, true, gl+miss.g, hl+miss.h, nl+miss.rows())
 		}
 	}
-	if miss.n > 0 && miss.n < N {
+	if miss.rows() > 0 && miss.rows() < N {
 		// Present against missing, if a threshold can express it.
 		switch {
 		case !g.bm.posInf[f]:
 			c := h[nb-1]
-			if c.n > 0 {
+			if c.rows() > 0 {
 				gl += c.g
 				hl += c.h
-				nl += c.n
+				nl += c.rows()
 			}
 			consider(nb-1, false, gl, hl, nl)
 		case !g.bm.negInf[f]:
-			consider(-1, true, miss.g, miss.h, miss.n)
+			consider(-1, true, miss.g, miss.h, miss.rows())
 		}
 	}
 }

@@ -19,7 +19,7 @@ type rowAdder struct {
 }
 
 // addRowsGo adds, for every row r of rows in order, the gradient pair
-// grad[r] and a count of 1 to one slot of each of the 4·a.groups
+// grad[r] and a count of 1 (in the float64 n) to one slot of each of the 4·a.groups
 // features: for group j, the four bytes b0..b3 of a.words[j][r] are the
 // row's bins in the group's four features, so a.slots[4j+k][bk] gets the
 // row.
@@ -32,7 +32,7 @@ func (a *rowAdder) addRowsGo(rows []int32, grad []gradPair) {
 				c := &a.slots[4*j+k][w>>(8*k)&0xff]
 				c.g += gg
 				c.h += hh
-				c.n++
+				c.n += 1
 			}
 		}
 	}

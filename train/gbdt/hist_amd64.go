@@ -2,15 +2,24 @@
 
 package gbdt
 
-// addRows is addRowsGo in assembly: one 128-bit load, add and store for
-// the gradient pair of each slot (SSE2, which every amd64 CPU has), where
-// the compiled Go loop needs two of each. The additions are the same, in
-// the same order, so the sums are the same bits.
+import "golang.org/x/sys/cpu"
+
+// hasAVX reports whether the CPU runs addRowsAVX; a variable for tests.
+var hasAVX = cpu.X86.HasAVX
+
+// addRows is addRowsGo, in assembly on CPUs with AVX: one 256-bit load-add
+// and one store per slot (gradient, hessian, count and padding), where the
+// compiled Go loop needs three loads, adds and stores. The additions are
+// the same, in the same order, so the sums are the same bits.
 //
 // The assembly does not check its indices: every byte of a word must be a
 // slot of its feature (binned guarantees it), and every row of rows an
 // index of the words and of grad (checked here, once).
 func (a *rowAdder) addRows(rows []int32, grad []gradPair) {
+	if !hasAVX {
+		a.addRowsGo(rows, grad)
+		return
+	}
 	if len(rows) == 0 || a.groups == 0 {
 		return
 	}
@@ -25,8 +34,8 @@ func (a *rowAdder) addRows(rows []int32, grad []gradPair) {
 			slots[4*j+k] = &a.slots[4*j+k][0]
 		}
 	}
-	addRowsAsm(&slots[0], &words[0], a.groups, rows, &grad[0])
+	addRowsAVX(&slots[0], &words[0], a.groups, rows, &grad[0])
 }
 
 //go:noescape
-func addRowsAsm(slots **cell, words **uint32, groups int, rows []int32, grad *gradPair)
+func addRowsAVX(slots **cell, words **uint32, groups int, rows []int32, grad *gradPair)

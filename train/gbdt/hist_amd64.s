@@ -2,24 +2,35 @@
 
 #include "textflag.h"
 
-// func addRowsAsm(slots **cell, words **uint32, groups int, rows []int32, grad *gradPair)
+// oneZero is the last two lanes, count and padding, that every row adds to
+// a slot: 1.0 and 0.0.
+DATA oneZero<>+0(SB)/8, $0x3ff0000000000000
+DATA oneZero<>+8(SB)/8, $0x0000000000000000
+GLOBL oneZero<>(SB), RODATA|NOPTR, $16
+
+// func addRowsAVX(slots **cell, words **uint32, groups int, rows []int32, grad *gradPair)
 //
-// See addRowsGo for what it computes. Registers: DX the next row, CX the
-// rows left, BX the gradient pairs, R12 the row; per row SI walks words
-// (one pointer per group), DI walks slots (four pointers per group) and R8
-// counts the groups; R9 points at a group's four bins, R11 and R13 are a
-// bin's offset, R10 and AX its feature's slots, X0 the row's pair.
-TEXT ·addRowsAsm(SB), NOSPLIT, $0-56
+// See addRowsGo for what it computes. A slot (a cell: g, h, n and
+// padding) is one 256-bit vector, so each row adds to a slot with one
+// load-add (VADDPD) and one store. Registers: DX the next row, CX the rows
+// left, BX the gradient pairs, R12 the row, Y0 the row's vector (g, h, 1,
+// 0), X5 (1, 0); per row SI walks words (one pointer per group), DI walks
+// slots (four pointers per group) and R8 counts the groups; AX is a
+// group's four bins, R11 and R13 a bin's offset, R9 and R10 its feature's
+// slots.
+TEXT ·addRowsAVX(SB), NOSPLIT, $0-56
 	MOVQ rows_base+24(FP), DX
 	MOVQ rows_len+32(FP), CX
 	MOVQ grad+48(FP), BX
+	VMOVUPD oneZero<>(SB), X5
 	TESTQ CX, CX
 	JZ done
 row:
 	MOVLQSX (DX), R12
 	MOVQ R12, R11
 	SHLQ $4, R11
-	MOVUPD (BX)(R11*1), X0
+	VMOVUPD (BX)(R11*1), X0
+	VINSERTF128 $1, X5, Y0, Y0
 	MOVQ slots+0(FP), DI
 	MOVQ words+8(FP), SI
 	MOVQ groups+16(FP), R8
@@ -28,40 +39,32 @@ group:
 	MOVL (R9)(R12*4), AX
 
 	MOVBQZX AX, R11
-	LEAQ (R11)(R11*2), R11
+	SHLQ $5, R11
 	MOVQ 0(DI), R10
-	MOVUPD (R10)(R11*8), X1
-	ADDPD X0, X1
-	MOVUPD X1, (R10)(R11*8)
-	INCQ 16(R10)(R11*8)
+	VADDPD (R10)(R11*1), Y0, Y1
+	VMOVUPD Y1, (R10)(R11*1)
 
 	MOVQ AX, R13
 	SHRQ $8, R13
 	MOVBQZX R13, R13
-	LEAQ (R13)(R13*2), R13
+	SHLQ $5, R13
 	MOVQ 8(DI), R9
-	MOVUPD (R9)(R13*8), X2
-	ADDPD X0, X2
-	MOVUPD X2, (R9)(R13*8)
-	INCQ 16(R9)(R13*8)
+	VADDPD (R9)(R13*1), Y0, Y2
+	VMOVUPD Y2, (R9)(R13*1)
 
 	MOVQ AX, R11
 	SHRQ $16, R11
 	MOVBQZX R11, R11
-	LEAQ (R11)(R11*2), R11
+	SHLQ $5, R11
 	MOVQ 16(DI), R10
-	MOVUPD (R10)(R11*8), X3
-	ADDPD X0, X3
-	MOVUPD X3, (R10)(R11*8)
-	INCQ 16(R10)(R11*8)
+	VADDPD (R10)(R11*1), Y0, Y3
+	VMOVUPD Y3, (R10)(R11*1)
 
 	SHRQ $24, AX
-	LEAQ (AX)(AX*2), AX
+	SHLQ $5, AX
 	MOVQ 24(DI), R9
-	MOVUPD (R9)(AX*8), X4
-	ADDPD X0, X4
-	MOVUPD X4, (R9)(AX*8)
-	INCQ 16(R9)(AX*8)
+	VADDPD (R9)(AX*1), Y0, Y4
+	VMOVUPD Y4, (R9)(AX*1)
 
 	ADDQ $8, SI
 	ADDQ $32, DI
@@ -71,5 +74,6 @@ group:
 	ADDQ $4, DX
 	DECQ CX
 	JNZ row
+	VZEROUPPER
 done:
 	RET

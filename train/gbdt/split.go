@@ -137,7 +137,7 @@ func (g *grower) scanCategories(f int, st *nodeState, best *split) {
 		}
 		score := g.splitScore(f, st, gl, hl, gr, hr)
 		if score > best.score {
-			*best = split{feature: f, cat: true, catLeft: *set, nanLeft: nanLeft, missing: miss.n, score: score, gl: gl, hl: hl, nl: nl}
+			*best = split{feature: f, cat: true, catLeft: *set, nanLeft: nanLeft, missing: miss.rows(), score: score, gl: gl, hl: hl, nl: nl}
 		}
 	}
 	if nb < g.s.maxCatToOnehot {
@@ -145,9 +145,9 @@ func (g *grower) scanCategories(f int, st *nodeState, best *split) {
 			c := h[b]
 			var set binSet
 			set.add(b)
-			consider(&set, false, c.g, c.h, c.n, G-c.g, H-c.h)
+			consider(&set, false, c.g, c.h, c.rows(), G-c.g, H-c.h)
 			gl, hl := c.g+miss.g, c.h+miss.h
-			consider(&set, true, gl, hl, c.n+miss.n, G-gl, H-hl)
+			consider(&set, true, gl, hl, c.rows()+miss.rows(), G-gl, H-hl)
 		}
 		return
 	}
@@ -171,7 +171,7 @@ func (g *grower) scanCategories(f int, st *nodeState, best *split) {
 		set.add(order[j])
 		gl += c.g
 		hl += c.h
-		nl += c.n
+		nl += c.rows()
 		consider(&set, false, gl, hl, nl, G-gl, H-hl)
 	}
 	// The missing values left: the suffixes of the sorted categories go
@@ -187,7 +187,7 @@ func (g *grower) scanCategories(f int, st *nodeState, best *split) {
 		set.remove(order[j])
 		gr += c.g
 		hr += c.h
-		nr += c.n
+		nr += c.rows()
 		consider(&set, true, G-gr, H-hr, N-nr, gr, hr)
 	}
 }
