@@ -315,7 +315,10 @@ func (b *booster) draw() {
 // by it and returns it.
 func (b *booster) growTree(g *grower, k int) (ir.Tree, error) {
 	n := b.n
-	copy(g.rows, b.sample)
+	parallel.For((b.sampled+gradBlock-1)/gradBlock, g.threads, func(blk int) {
+		lo, hi := blk*gradBlock, min((blk+1)*gradBlock, b.sampled)
+		copy(g.rows[lo:hi], b.sample[lo:hi])
+	})
 	g.colSeed = b.colSeeds[k]
 	nodes, err := g.grow(b.grads[k], b.sampled, b.features[k])
 	if err != nil {
@@ -325,26 +328,36 @@ func (b *booster) growTree(g *grower, k int) (ir.Tree, error) {
 	if b.s.objective == Quantile {
 		b.tgt.refitLeaves(nodes, g.rows, mk, b.s.eta)
 	}
-	for i := range nodes {
+	// Every margin is moved once, by one goroutine: a leaf's rows, a block
+	// of the rows out of the sample, a block of the validation rows.
+	threads := g.threads
+	if n < minParallelWork {
+		threads = 1
+	}
+	parallel.For(len(nodes), threads, func(i int) {
 		if nd := &nodes[i]; nd.leaf {
 			for _, r := range g.rows[nd.lo:nd.hi] {
 				mk[r] += nd.value
 			}
 		}
-	}
+	})
 	if b.inSample != nil {
-		for r := range n {
-			if !b.inSample[r] {
-				mk[r] += nodes[leafByBins(nodes, b.bm, r)].value
+		parallel.For((n+gradBlock-1)/gradBlock, threads, func(blk int) {
+			for r := blk * gradBlock; r < min((blk+1)*gradBlock, n); r++ {
+				if !b.inSample[r] {
+					mk[r] += nodes[leafByBins(nodes, b.bm, r)].value
+				}
 			}
-		}
+		})
 	}
 	if b.valid != nil {
 		nv := b.nv
 		vk := b.vmargins[k*nv : (k+1)*nv]
-		for r := range nv {
-			vk[r] += nodes[leafByValues(nodes, b.valid.Row(r))].value
-		}
+		parallel.For((nv+gradBlock-1)/gradBlock, threads, func(blk int) {
+			for r := blk * gradBlock; r < min((blk+1)*gradBlock, nv); r++ {
+				vk[r] += nodes[leafByValues(nodes, b.valid.Row(r))].value
+			}
+		})
 	}
 	return toIR(nodes, k), nil
 }

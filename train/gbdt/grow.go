@@ -140,6 +140,8 @@ type grower struct {
 
 	// Scratch of partitionAll.
 	pchunks []pchunk
+	// Scratch of sumRows.
+	sums []gradPair
 
 	// Column sampling by level and by node (see sampleFeatures).
 	colSeed   uint64  // of the current tree
@@ -266,22 +268,7 @@ func (g *grower) grow(grad []gradPair, m int, features []int) ([]tnode, error) {
 	root := g.newState()
 	root.lo, root.hi = 0, m
 	root.lower, root.upper = math.Inf(-1), math.Inf(1)
-	// Four partial sums, for speed; the order of the additions is fixed.
-	var gs, hs [4]float64
-	rows := g.rows[:m]
-	i := 0
-	for ; i+4 <= m; i += 4 {
-		for j := range 4 {
-			gs[j] += grad[rows[i+j]].g
-			hs[j] += grad[rows[i+j]].h
-		}
-	}
-	for ; i < m; i++ {
-		gs[0] += grad[rows[i]].g
-		hs[0] += grad[rows[i]].h
-	}
-	root.g = (gs[0] + gs[1]) + (gs[2] + gs[3])
-	root.h = (hs[0] + hs[1]) + (hs[2] + hs[3])
+	root.g, root.h = g.sumRows(grad, m)
 	g.nodes = append(g.nodes, g.leaf(root))
 	if g.splittable(root) {
 		g.sampleFeatures(root)
@@ -304,6 +291,48 @@ func (g *grower) grow(grad []gradPair, m int, features []int) ([]tnode, error) {
 		return nil, errors.New("gbdt: internal error: histogram buffers leaked")
 	}
 	return g.nodes, nil
+}
+
+// sumRows returns the sums of the gradients and of the hessians of the
+// rows g.rows[:m], in chunks of chunkRows rows (spread over the
+// goroutines) whose sums are added in chunk order.
+func (g *grower) sumRows(grad []gradPair, m int) (gsum, hsum float64) {
+	chunks := (m + chunkRows - 1) / chunkRows
+	if chunks == 0 {
+		return 0, 0
+	}
+	if cap(g.sums) < chunks {
+		g.sums = make([]gradPair, chunks)
+	}
+	sums := g.sums[:chunks]
+	threads := g.threads
+	if m < minParallelWork {
+		threads = 1
+	}
+	parallel.For(chunks, threads, func(c int) {
+		// Four partial sums, for speed; the order of the additions is
+		// fixed.
+		var gs, hs [4]float64
+		rows := g.rows[c*chunkRows : min((c+1)*chunkRows, m)]
+		i := 0
+		for ; i+4 <= len(rows); i += 4 {
+			for j := range 4 {
+				gs[j] += grad[rows[i+j]].g
+				hs[j] += grad[rows[i+j]].h
+			}
+		}
+		for ; i < len(rows); i++ {
+			gs[0] += grad[rows[i]].g
+			hs[0] += grad[rows[i]].h
+		}
+		sums[c] = gradPair{(gs[0] + gs[1]) + (gs[2] + gs[3]), (hs[0] + hs[1]) + (hs[2] + hs[3])}
+	})
+	gsum, hsum = sums[0].g, sums[0].h
+	for _, s := range sums[1:] {
+		gsum += s.g
+		hsum += s.h
+	}
+	return gsum, hsum
 }
 
 // setUnits divides features, ascending, into g.units: runs of groups of
@@ -427,7 +456,10 @@ func (g *grower) partitionAll(ps []*nodeState) {
 	rows, split := 0, false
 	for _, p := range ps {
 		rows += p.n()
-		size := chunkSize(p.n(), chunkRows)
+		size := p.n() // the partition does not depend on the chunks
+		if g.threads > 1 {
+			size = chunkSize(p.n(), chunkRows)
+		}
 		for lo := p.lo; lo < p.hi; lo += size {
 			hi := min(lo+size, p.hi)
 			g.pchunks = append(g.pchunks, pchunk{node: p, lo: lo, hi: hi, first: lo == p.lo, only: lo == p.lo && hi == p.hi})
