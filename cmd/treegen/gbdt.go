@@ -94,6 +94,8 @@ features (enable_categorical): see docs/GBDT.md.`,
 			}
 			var done func()
 			o.OnRound, done = a.roundReporter(rounds, quiet, o.EvalMetric != "")
+			var timing gbdt.Timing
+			o.Timing = &timing
 			start := time.Now()
 			m, err := gbdt.Train(d, v, o)
 			done()
@@ -103,8 +105,9 @@ features (enable_categorical): see docs/GBDT.md.`,
 			if err := f.save(a, m); err != nil {
 				return err
 			}
-			fmt.Fprintf(a.stderr, "trained %d trees on %d rows in %s; wrote %s\n",
-				len(m.Trees), d.Rows, time.Since(start).Round(time.Millisecond), f.out)
+			fmt.Fprintf(a.stderr, "trained %d trees on %d rows in %s (prepare %s, boost %s); wrote %s\n",
+				len(m.Trees), d.Rows, time.Since(start).Round(time.Millisecond),
+				timing.Prepare.Round(time.Millisecond), timing.Boost.Round(time.Millisecond), f.out)
 			return a.reportTraining(m, f, d, v)
 		},
 	}
@@ -141,7 +144,7 @@ features (enable_categorical): see docs/GBDT.md.`,
 	cmd.Flags().Float64Var(&o.Lambda, "lambda", 1, "L2 regularisation of leaf values")
 	cmd.Flags().Float64Var(&o.Gamma, "gamma", 0, "minimum loss reduction of a split")
 	cmd.Flags().Float64Var(&o.Alpha, "alpha", 0, "L1 regularisation of leaf values")
-	cmd.Flags().Float64Var(&o.MaxDeltaStep, "max-delta-step", 0, "cap on the absolute value of every leaf value before the learning rate (0: none)")
+	cmd.Flags().Float64Var(&o.MaxDeltaStep, "max-delta-step", 0, "cap on the absolute value of every leaf value before the learning rate (0: none, or 0.7 for poisson)")
 	cmd.Flags().Float64Var(&o.Subsample, "subsample", 1, "fraction of rows drawn per round")
 	cmd.Flags().Float64Var(&o.ColSample, "colsample", 1, "fraction of features drawn per tree")
 	cmd.Flags().Float64Var(&o.ColSampleByLevel, "colsample-bylevel", 1, "fraction of the tree's features drawn per depth")

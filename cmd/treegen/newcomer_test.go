@@ -470,7 +470,7 @@ func TestGBDTWeights(t *testing.T) {
 	if !slices.Equal(m.FeatureNames, []string{"a", "b"}) || m.Link != ir.Exp {
 		t.Errorf("features %v, link %s", m.FeatureNames, m.Link)
 	}
-	for _, k := range []string{"weights_sha256", "valid_weights_sha256", "eval_metric", "poisson_max_delta_step"} {
+	for _, k := range []string{"weights_sha256", "valid_weights_sha256", "eval_metric", "max_delta_step"} {
 		if m.Provenance.Params[k] == "" {
 			t.Errorf("no provenance param %q: %v", k, m.Provenance.Params)
 		}

@@ -50,7 +50,9 @@
 // column-major byte matrix.
 //
 // A node's histogram holds, per feature and bin, the sums of g and h and
-// the number of the node's rows in the bin. A split candidate sends the
+// the number of the node's rows in the bin, as one 32-byte cell (three
+// float64 and padding) that one AVX vector adds a row to (on amd64 CPUs
+// with AVX; portable Go elsewhere, with the same sums). A split candidate sends the
 // bins 0..b left; the search scans the bins of every feature in increasing
 // order, and tries each candidate with the node's missing rows on the right
 // and then on the left. It also tries "every present value left, the
@@ -117,6 +119,12 @@
 //     steps of the same size as in XGBoost. Base scores: the log priors
 //     log(n_k/n), the constant model of least loss (XGBoost 1.7 starts all
 //     classes at the same margin). Task multiclass, softmax link.
+//   - Poisson, GammaRegression, Tweedie (exp link), PseudoHuber and
+//     Quantile (identity link) are regressions with XGBoost's gradients
+//     (Quantile: LightGBM's, with its leaf values refitted to the
+//     α-quantile of the leaf's residuals); docs/GBDT.md has their formulas,
+//     base scores and options. Options.Weights multiply every row's g and
+//     h (and its share of the base score and of the metrics).
 //
 // The classes are the distinct target values in ascending order; the
 // model's ClassNames are their data.Dataset.LabelName: the text labels of a
@@ -146,18 +154,22 @@
 //
 // # Parallelism and determinism
 //
-// With one tree per round (SquaredError, Logistic), the histograms of a
-// tree are built and scanned by Options.Threads goroutines, the units of
-// work (the features of a group of four) handed out to whichever goroutine
-// is free; partitions of many rows spread over the goroutines by node.
-// With K trees per round (Softmax), the K trees of a round grow in
-// parallel, each on one goroutine. Either way every histogram slot and
-// every candidate is computed by one goroutine in a fixed order, and the
-// candidates are combined in feature order, so the result never depends on
-// the number of goroutines or their scheduling. The random draws of a
-// round are made before its trees grow. The gradients are computed in
-// parallel over blocks of rows (each row on its own). The same data and
-// options give byte-identical ir.Marshal output, whatever Threads is.
+// The histograms of a tree are built and scanned by Options.Threads
+// goroutines. The units of work are the features of up to four groups of
+// four (as many as keep their slots in a core's first-level cache; several
+// groups per pass over the rows keep many additions in flight when most
+// rows share a bin) and, for a node of many rows, chunks of its rows: each
+// chunk's partial histogram is added to the node's in chunk order. How a
+// node's rows are chunked depends only on their number and on the data.
+// Partitions, the root's sums, the margin updates and the gradients run in
+// parallel chunks too. With K trees per round (Softmax), up to Threads
+// trees of a round grow at once, each spreading its work over all the
+// goroutines. Every histogram slot and every candidate is computed by one
+// goroutine in a fixed order, and the candidates are combined in feature
+// order, so the result never depends on the number of goroutines or their
+// scheduling. The random draws of a round are made before its trees grow.
+// The same data and options give byte-identical ir.Marshal output,
+// whatever Threads is.
 //
 // # The model
 //
