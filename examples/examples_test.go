@@ -111,6 +111,7 @@ func TestToolRequirements(t *testing.T) {
 		"github.com/spf13/cobra",               // the command line
 		"github.com/spf13/pflag",               // cobra's flags
 		"github.com/treegen/treegen",
+		"golang.org/x/sys",   // the CPU's features: gbdt's AVX histograms
 		"golang.org/x/tools", // bench reads go test's output
 		"gonum.org/v1/gonum", // training
 	}
