@@ -27,3 +27,47 @@ func BenchmarkTrain(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkConnect4 trains the softmax model of the speed comparison in
+// docs/GBDT.md (200 rounds of 3 trees, depth 6, η 0.1) on connect_4 with
+// one and two threads, and reports the time of the rounds alone as
+// boost-s.
+func BenchmarkConnect4(b *testing.B) {
+	d := readDataset(b, "connect_4")
+	for _, th := range []int{1, 2} {
+		b.Run(itoa(th), func(b *testing.B) {
+			var t Timing
+			opts := Options{Objective: Softmax, LearningRate: 0.1, Rounds: 200, Threads: th, Timing: &t}
+			b.ReportAllocs()
+			boost := 0.0
+			for b.Loop() {
+				if _, err := Train(d, nil, opts); err != nil {
+					b.Fatal(err)
+				}
+				boost += t.Boost.Seconds()
+			}
+			b.ReportMetric(boost/float64(b.N), "boost-s")
+		})
+	}
+}
+
+// BenchmarkWide trains 50 rounds of one logistic tree on 200,000 rows of
+// 50 features, half of them with 256 bins, and reports the boosting time.
+func BenchmarkWide(b *testing.B) {
+	d := randomData(1, 200000, 50, 2, 0)
+	for _, th := range []int{1, 2} {
+		b.Run(itoa(th), func(b *testing.B) {
+			var t Timing
+			opts := Options{Objective: Logistic, LearningRate: 0.1, Rounds: 50, Threads: th, Timing: &t}
+			b.ReportAllocs()
+			boost := 0.0
+			for b.Loop() {
+				if _, err := Train(d, nil, opts); err != nil {
+					b.Fatal(err)
+				}
+				boost += t.Boost.Seconds()
+			}
+			b.ReportMetric(boost/float64(b.N), "boost-s")
+		})
+	}
+}
