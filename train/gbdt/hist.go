@@ -18,14 +18,17 @@ type rowAdder struct {
 	slots  [4 * maxUnitGroups][]cell
 }
 
-// addRowsGo adds, for every row r of rows in order, the gradient pair
-// grad[r] and a count of 1 (in the float64 n) to one slot of each of the 4·a.groups
+// addRowsGo adds, for every row r = rows[i] in order, the gradient pair
+// grad[r] (which is ord[i] when ord is not nil) and a count of 1 (in the float64 n) to one slot of each of the 4·a.groups
 // features: for group j, the four bytes b0..b3 of a.words[j][r] are the
 // row's bins in the group's four features, so a.slots[4j+k][bk] gets the
 // row.
-func (a *rowAdder) addRowsGo(rows []int32, grad []gradPair) {
-	for _, r := range rows {
+func (a *rowAdder) addRowsGo(rows []int32, grad, ord []gradPair) {
+	for i, r := range rows {
 		gg, hh := grad[r].g, grad[r].h
+		if ord != nil {
+			gg, hh = ord[i].g, ord[i].h
+		}
 		for j := range a.groups {
 			w := a.words[j][r]
 			for k := range 4 {

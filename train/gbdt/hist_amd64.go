@@ -15,9 +15,9 @@ var hasAVX = cpu.X86.HasAVX
 // The assembly does not check its indices: every byte of a word must be a
 // slot of its feature (binned guarantees it), and every row of rows an
 // index of the words and of grad (checked here, once).
-func (a *rowAdder) addRows(rows []int32, grad []gradPair) {
+func (a *rowAdder) addRows(rows []int32, grad, ord []gradPair) {
 	if !hasAVX {
-		a.addRowsGo(rows, grad)
+		a.addRowsGo(rows, grad, ord)
 		return
 	}
 	if len(rows) == 0 || a.groups == 0 {
@@ -34,8 +34,18 @@ func (a *rowAdder) addRows(rows []int32, grad []gradPair) {
 			slots[4*j+k] = &a.slots[4*j+k][0]
 		}
 	}
-	addRowsAVX(&slots[0], &words[0], a.groups, rows, &grad[0])
+	if ord != nil {
+		if len(ord) < len(rows) {
+			panic("gbdt: internal error: fewer gathered gradients than rows")
+		}
+		addRowsAVX(&slots[0], &words[0], a.groups, rows, &ord[0], 1)
+		return
+	}
+	addRowsAVX(&slots[0], &words[0], a.groups, rows, &grad[0], 0)
 }
 
+// addRowsAVX reads the gradient pair of the i-th row r of rows at
+// grad[i] if inOrder is 1, at grad[r] if 0.
+//
 //go:noescape
-func addRowsAVX(slots **cell, words **uint32, groups int, rows []int32, grad *gradPair)
+func addRowsAVX(slots **cell, words **uint32, groups int, rows []int32, grad *gradPair, inOrder int)

@@ -8,17 +8,18 @@ DATA oneZero<>+0(SB)/8, $0x3ff0000000000000
 DATA oneZero<>+8(SB)/8, $0x0000000000000000
 GLOBL oneZero<>(SB), RODATA|NOPTR, $16
 
-// func addRowsAVX(slots **cell, words **uint32, groups int, rows []int32, grad *gradPair)
+// func addRowsAVX(slots **cell, words **uint32, groups int, rows []int32, grad *gradPair, inOrder int)
 //
 // See addRowsGo for what it computes. A slot (a cell: g, h, n and
 // padding) is one 256-bit vector, so each row adds to a slot with one
 // load-add (VADDPD) and one store. Registers: DX the next row, CX the rows
-// left, BX the gradient pairs, R12 the row, Y0 the row's vector (g, h, 1,
+// left, BX the gradient pairs (the row's own, moving on row by row,
+// with inOrder 1), R12 the row, Y0 the row's vector (g, h, 1,
 // 0), X5 (1, 0); per row SI walks words (one pointer per group), DI walks
 // slots (four pointers per group) and R8 counts the groups; AX is a
 // group's four bins, R11 and R13 a bin's offset, R9 and R10 its feature's
 // slots.
-TEXT ·addRowsAVX(SB), NOSPLIT, $0-56
+TEXT ·addRowsAVX(SB), NOSPLIT, $0-64
 	MOVQ rows_base+24(FP), DX
 	MOVQ rows_len+32(FP), CX
 	MOVQ grad+48(FP), BX
@@ -29,6 +30,10 @@ row:
 	MOVLQSX (DX), R12
 	MOVQ R12, R11
 	SHLQ $4, R11
+	CMPQ inOrder+56(FP), $0
+	JEQ pair
+	XORQ R11, R11 // the pair is at BX, which moves on with the rows
+pair:
 	VMOVUPD (BX)(R11*1), X0
 	VINSERTF128 $1, X5, Y0, Y0
 	MOVQ slots+0(FP), DI
@@ -72,6 +77,9 @@ group:
 	JNZ group
 
 	ADDQ $4, DX
+	MOVQ inOrder+56(FP), R11
+	SHLQ $4, R11
+	ADDQ R11, BX
 	DECQ CX
 	JNZ row
 	VZEROUPPER

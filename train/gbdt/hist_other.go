@@ -3,4 +3,4 @@
 package gbdt
 
 // addRows is addRowsGo on architectures without an assembly version.
-func (a *rowAdder) addRows(rows []int32, grad []gradPair) { a.addRowsGo(rows, grad) }
+func (a *rowAdder) addRows(rows []int32, grad, ord []gradPair) { a.addRowsGo(rows, grad, ord) }

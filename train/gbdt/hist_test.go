@@ -40,8 +40,15 @@ func TestAddRows(t *testing.T) {
 				}
 			}
 			rng.Shuffle(len(rows)/2, func(i, j int) { rows[i], rows[j] = rows[j], rows[i] })
-			a.addRows(rows, grad)
-			b.addRowsGo(rows, grad)
+			var ord []gradPair
+			if groups%2 == 0 {
+				ord = make([]gradPair, len(rows))
+				for i, r := range rows {
+					ord[i] = grad[r]
+				}
+			}
+			a.addRows(rows, grad, ord)
+			b.addRowsGo(rows, grad, nil)
 			for s := range a.slots[:4*groups] {
 				for i := range a.slots[s] {
 					if a.slots[s][i] != b.slots[s][i] {
