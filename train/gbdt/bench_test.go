@@ -2,6 +2,8 @@ package gbdt
 
 import (
 	"testing"
+
+	"github.com/treegen/treegen/data"
 )
 
 // BenchmarkTrain trains 100 rounds of depth 6 (the comparison's settings) on
@@ -33,32 +35,28 @@ func BenchmarkTrain(b *testing.B) {
 // one and two threads, and reports the time of the rounds alone as
 // boost-s.
 func BenchmarkConnect4(b *testing.B) {
-	d := readDataset(b, "connect_4")
-	for _, th := range []int{1, 2} {
-		b.Run(itoa(th), func(b *testing.B) {
-			var t Timing
-			opts := Options{Objective: Softmax, LearningRate: 0.1, Rounds: 200, Threads: th, Timing: &t}
-			b.ReportAllocs()
-			boost := 0.0
-			for b.Loop() {
-				if _, err := Train(d, nil, opts); err != nil {
-					b.Fatal(err)
-				}
-				boost += t.Boost.Seconds()
-			}
-			b.ReportMetric(boost/float64(b.N), "boost-s")
-		})
-	}
+	benchBoost(b, readDataset(b, "connect_4"), Options{Objective: Softmax, LearningRate: 0.1, Rounds: 200}, 1, 2)
 }
 
 // BenchmarkWide trains 50 rounds of one logistic tree on 200,000 rows of
 // 50 features, half of them with 256 bins, and reports the boosting time.
 func BenchmarkWide(b *testing.B) {
-	d := randomData(1, 200000, 50, 2, 0)
-	for _, th := range []int{1, 2} {
+	benchBoost(b, randomData(1, 200000, 50, 2, 0), Options{Objective: Logistic, LearningRate: 0.1, Rounds: 50}, 1, 2)
+}
+
+// BenchmarkMillion trains 20 rounds of one logistic tree on 1,000,000
+// rows of 50 features, with one thread, and reports the boosting time.
+func BenchmarkMillion(b *testing.B) {
+	benchBoost(b, randomData(1, 1000000, 50, 2, 0), Options{Objective: Logistic, LearningRate: 0.1, Rounds: 20}, 1)
+}
+
+// benchBoost trains on d with opts and each of threads, a sub-benchmark
+// each, and reports the mean time of the rounds alone as boost-s.
+func benchBoost(b *testing.B, d *data.Dataset, opts Options, threads ...int) {
+	for _, th := range threads {
 		b.Run(itoa(th), func(b *testing.B) {
 			var t Timing
-			opts := Options{Objective: Logistic, LearningRate: 0.1, Rounds: 50, Threads: th, Timing: &t}
+			opts.Threads, opts.Timing = th, &t
 			b.ReportAllocs()
 			boost := 0.0
 			for b.Loop() {
@@ -70,20 +68,4 @@ func BenchmarkWide(b *testing.B) {
 			b.ReportMetric(boost/float64(b.N), "boost-s")
 		})
 	}
-}
-
-// BenchmarkMillion trains 20 rounds of one logistic tree on 1,000,000
-// rows of 50 features, with one thread, and reports the boosting time.
-func BenchmarkMillion(b *testing.B) {
-	d := randomData(1, 1000000, 50, 2, 0)
-	var t Timing
-	opts := Options{Objective: Logistic, LearningRate: 0.1, Rounds: 20, Threads: 1, Timing: &t}
-	boost := 0.0
-	for b.Loop() {
-		if _, err := Train(d, nil, opts); err != nil {
-			b.Fatal(err)
-		}
-		boost += t.Boost.Seconds()
-	}
-	b.ReportMetric(boost/float64(b.N), "boost-s")
 }

@@ -1,11 +1,9 @@
 package gbdt
 
 import (
-	"bytes"
 	"testing"
 
 	"github.com/treegen/treegen/data"
-	"github.com/treegen/treegen/ir"
 )
 
 // TestChunkedDeterminism trains on enough rows that histograms are built,
@@ -27,23 +25,7 @@ func TestChunkedDeterminism(t *testing.T) {
 		if opts.Objective == Logistic {
 			d = binaryTarget(d)
 		}
-		var want []byte
-		for _, threads := range []int{1, 2, 5} {
-			opts.Threads = threads
-			m, err := Train(d, nil, opts)
-			if err != nil {
-				t.Fatal(err)
-			}
-			b, err := ir.Marshal(m)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if want == nil {
-				want = b
-			} else if !bytes.Equal(b, want) {
-				t.Errorf("%s: Threads %d gives another model than Threads 1", opts.Objective, threads)
-			}
-		}
+		sameForThreads(t, d, opts, 1, 2, 5)
 	}
 }
 

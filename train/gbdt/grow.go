@@ -794,12 +794,7 @@ func (g *grower) finishUnit(u int) {
 		if c.lo == g.builds[c.job].lo {
 			continue
 		}
-		dst, src := g.builds[c.job].hist[lo:hi], c.dst[lo:hi]
-		for i := range dst {
-			dst[i].g += src[i].g
-			dst[i].h += src[i].h
-			dst[i].n += src[i].n
-		}
+		addCells(g.builds[c.job].hist[lo:hi], c.dst[lo:hi])
 	}
 	for _, f := range un.features {
 		g.finishFeature(f, g.results[u])
@@ -812,12 +807,7 @@ func (g *grower) finishUnit(u int) {
 func (g *grower) finishFeature(f int, best []split) {
 	off, end := g.bm.off[f], g.bm.off[f]+g.bm.nb[f]+1
 	for _, s := range g.subs {
-		dst, src := s.dst[off:end], s.src[off:end]
-		for i := range dst {
-			dst[i].g -= src[i].g
-			dst[i].h -= src[i].h
-			dst[i].n -= src[i].n
-		}
+		subCells(s.dst[off:end], s.src[off:end])
 	}
 	for e, st := range g.evals {
 		g.scan(f, st, &best[e])
@@ -830,7 +820,10 @@ func (g *grower) finishFeature(f int, best []split) {
 func (g *grower) buildUnit(u *unit, c chunk) {
 	bm := g.bm
 	n := bm.n
-	var spare [256]cell // the slots of the features beyond the last one
+	// The slots of the features after the last, in the last group: their
+	// bins are 0, and each has a slot of its own, so that the additions
+	// to them do not wait for each other.
+	var spare [3]cell
 	a := rowAdder{groups: len(u.groups)}
 	for j, grp := range u.groups {
 		a.words[j] = bm.packed[grp*n : (grp+1)*n]
@@ -839,7 +832,7 @@ func (g *grower) buildUnit(u *unit, c chunk) {
 				a.slots[4*j+k] = c.dst[bm.off[f] : bm.off[f]+bm.nb[f]+1]
 				clear(a.slots[4*j+k])
 			} else {
-				a.slots[4*j+k] = spare[:]
+				a.slots[4*j+k] = spare[k-1 : k]
 			}
 		}
 	}
@@ -864,6 +857,10 @@ func (g *grower) scan(f int, st *nodeState, best *split) {
 	nb := g.bm.nb[f]
 	h := st.hist[g.bm.off[f] : g.bm.off[f]+nb+1]
 	miss := h[nb]
+	if g.s.plain && miss.n == 0 {
+		g.scanPlain(f, st, h[:nb], best)
+		return
+	}
 	lambda, minChild := g.s.lambda, g.s.minChild
 	G, H, N := st.g, st.h, st.n()
 	consider := func(bin int, nanLeft bool, gl, hl float64, nl int) {
@@ -920,6 +917,39 @@ func (g *grower) scan(f int, st *nodeState, best *split) {
 		case !g.bm.negInf[f]:
 			consider(-1, true, miss.g, miss.h, miss.rows())
 		}
+	}
+}
+
+// scanPlain is scan for a feature without missing values in st, with
+// neither Alpha, MaxDeltaStep nor constraints: the same candidates in the
+// same order, so the same result, in a loop of its own (the trainer's
+// hottest after the histograms on small data sets). h are the feature's
+// present bins.
+func (g *grower) scanPlain(f int, st *nodeState, h []cell, best *split) {
+	lambda, minChild := g.s.lambda, g.s.minChild
+	G, H, N := st.g, st.h, float64(st.n())
+	score, bin := best.score, -2
+	var gl, hl, nl, bestGL, bestHL, bestNL float64
+	for b := range len(h) - 1 {
+		c := &h[b]
+		if c.n == 0 {
+			continue // the same split as the bin before
+		}
+		gl += c.g
+		hl += c.h
+		nl += c.n
+		hr := H - hl
+		if nl == N || hl < minChild || hr < minChild {
+			continue
+		}
+		gr := G - gl
+		if s := gl*gl/(hl+lambda) + gr*gr/(hr+lambda); s > score {
+			score, bin = s, b
+			bestGL, bestHL, bestNL = gl, hl, nl
+		}
+	}
+	if bin >= 0 {
+		*best = split{feature: f, bin: bin, score: score, gl: bestGL, hl: bestHL, nl: int(bestNL)}
 	}
 }
 

@@ -1,6 +1,7 @@
 package gbdt
 
 import (
+	"bytes"
 	"math"
 	"math/rand/v2"
 	"path/filepath"
@@ -132,4 +133,28 @@ func seqRows(n int) []int {
 		rows[i] = i
 	}
 	return rows
+}
+
+// sameForThreads trains on d with opts and each of threads and reports an
+// error for every model that differs, in ir.Marshal's bytes, from the
+// first one.
+func sameForThreads(t *testing.T, d *data.Dataset, opts Options, threads ...int) {
+	t.Helper()
+	var want []byte
+	for _, th := range threads {
+		opts.Threads = th
+		m, err := Train(d, nil, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := ir.Marshal(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want == nil {
+			want = b
+		} else if !bytes.Equal(b, want) {
+			t.Errorf("%s: Threads %d gives another model than Threads %d", opts.Objective, th, threads[0])
+		}
+	}
 }

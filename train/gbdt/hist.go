@@ -40,3 +40,25 @@ func (a *rowAdder) addRowsGo(rows []int32, grad, ord []gradPair) {
 		}
 	}
 }
+
+// addCells adds src to dst, cell by cell: the sums of dst's rows and
+// src's.
+func addCells(dst, src []cell) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i].g += src[i].g
+		dst[i].h += src[i].h
+		dst[i].n += src[i].n
+	}
+}
+
+// subCells subtracts src from dst, cell by cell: the sums of dst's rows
+// that are not src's.
+func subCells(dst, src []cell) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i].g -= src[i].g
+		dst[i].h -= src[i].h
+		dst[i].n -= src[i].n
+	}
+}

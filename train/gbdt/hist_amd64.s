@@ -85,3 +85,4 @@ group:
 	VZEROUPPER
 done:
 	RET
+

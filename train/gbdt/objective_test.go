@@ -1,15 +1,12 @@
 package gbdt
 
 import (
-	"context"
 	"math"
 	"slices"
 	"strings"
 	"testing"
 
-	"github.com/treegen/treegen/codegen"
 	"github.com/treegen/treegen/data"
-	"github.com/treegen/treegen/internal/harness"
 	"github.com/treegen/treegen/ir"
 	"github.com/treegen/treegen/runtime"
 )
@@ -417,22 +414,7 @@ func TestNewObjectives(t *testing.T) {
 			}
 			checkMargins(t, d, r)
 			opts.OnRound = nil
-			var out [][]byte
-			for _, threads := range []int{1, 3} {
-				opts.Threads = threads
-				m, err := Train(d, nil, opts)
-				if err != nil {
-					t.Fatal(err)
-				}
-				b, err := ir.Marshal(m)
-				if err != nil {
-					t.Fatal(err)
-				}
-				out = append(out, b)
-			}
-			if string(out[0]) != string(out[1]) {
-				t.Error("1 and 3 threads train different models")
-			}
+			sameForThreads(t, d, opts, 1, 3)
 		})
 	}
 }
@@ -506,22 +488,7 @@ func TestGeneratedExpLink(t *testing.T) {
 			if m.Link != ir.Exp {
 				t.Fatalf("link %s", m.Link)
 			}
-			files, err := codegen.Generate(m, codegen.Options{Package: "x"})
-			if err != nil {
-				t.Fatal(err)
-			}
-			dir := t.TempDir()
-			if err := codegen.WriteDir(dir, files); err != nil {
-				t.Fatal(err)
-			}
-			rows := make([][]float64, 0, d.Rows)
-			for r := range d.Rows {
-				rows = append(rows, d.Row(r))
-			}
-			rows = append(rows, boundaryRows(m, d.Row(0))...)
-			if _, err := harness.Verify(context.Background(), dir, m, rows, ir.Float64, harness.Options{}); err != nil {
-				t.Error(err)
-			}
+			verifyGenerated(t, m, d)
 		})
 	}
 }

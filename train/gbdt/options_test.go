@@ -1,7 +1,6 @@
 package gbdt
 
 import (
-	"bytes"
 	"context"
 	"math"
 	"math/rand/v2"
@@ -435,22 +434,7 @@ func TestCategoricalDeterminism(t *testing.T) {
 	defer func(w int) { minParallelWork = w }(minParallelWork)
 	minParallelWork = 0
 	d := categoricalData(76, 3000, 3)
-	var want []byte
-	for _, threads := range []int{1, 2, 3, 8} {
-		m, err := Train(d, nil, Options{Objective: Softmax, Rounds: 6, ColSampleByNode: 0.8, Seed: 1, Categorical: []int{0, 2}, Threads: threads})
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := ir.Marshal(m)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if want == nil {
-			want = b
-		} else if !bytes.Equal(b, want) {
-			t.Errorf("Threads %d: the model differs from the one with Threads 1", threads)
-		}
-	}
+	sameForThreads(t, d, Options{Objective: Softmax, Rounds: 6, ColSampleByNode: 0.8, Seed: 1, Categorical: []int{0, 2}}, 1, 2, 3, 8)
 }
 
 // TestNewParams checks that the options added after the first release

@@ -2,39 +2,23 @@ package gbdt
 
 import (
 	"encoding/json"
-	"fmt"
 	"math"
 	"os"
-	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/treegen/treegen/data"
-	"github.com/treegen/treegen/ir"
 )
 
-// xgbNode is a node of XGBoost's JSON tree dump.
-type xgbNode struct {
-	NodeID         int       `json:"nodeid"`
-	Split          string    `json:"split"`
-	SplitCondition float64   `json:"split_condition"`
-	Yes            int       `json:"yes"`
-	No             int       `json:"no"`
-	Missing        int       `json:"missing"`
-	Leaf           *float64  `json:"leaf"`
-	Children       []xgbNode `json:"children"`
-}
-
 type parityCase struct {
-	Name      string    `json:"name"`
-	Dataset   string    `json:"dataset"`
-	Objective string    `json:"objective"`
-	MaxDepth  int       `json:"max_depth"`
-	Eta       float64   `json:"eta"`
-	Rounds    int       `json:"rounds"`
-	NaNEvery  int       `json:"nan_every"`
-	BaseScore float64   `json:"base_score"`
-	Trees     []xgbNode `json:"trees"`
+	Name      string         `json:"name"`
+	Dataset   string         `json:"dataset"`
+	Objective string         `json:"objective"`
+	MaxDepth  int            `json:"max_depth"`
+	Eta       float64        `json:"eta"`
+	Rounds    int            `json:"rounds"`
+	NaNEvery  int            `json:"nan_every"`
+	BaseScore float64        `json:"base_score"`
+	Trees     []xgbSplitNode `json:"trees"`
 	// Label derives the target from the classes: "class_index" (0, 1,
 	// ...), "class_number" (1, 2, ...) or "class_plus3" (3, 4, ...); ""
 	// keeps it. Weights "cycle4"
@@ -150,93 +134,10 @@ func TestXGBoostParity(t *testing.T) {
 				for r := range rows {
 					rows[r] = r
 				}
-				if err := sameTree(d, &m.Trees[i], 0, &c.Trees[i], rows); err != nil {
+				if err := sameSplitTree(d, &m.Trees[i], 0, &c.Trees[i], rows); err != nil {
 					t.Errorf("tree %d: %v", i, err)
 				}
 			}
 		})
 	}
-}
-
-// sameTree compares the subtree of node i of tree with XGBoost's node x;
-// rows are the training rows that reach it.
-func sameTree(d *data.Dataset, tree *ir.Tree, i int, x *xgbNode, rows []int) error {
-	n := &tree.Nodes[i]
-	if x.Leaf != nil {
-		if n.Kind != ir.Leaf {
-			return fmt.Errorf("node %d is a split, XGBoost's node %d a leaf", i, x.NodeID)
-		}
-		if diff := math.Abs(n.Value[0] - *x.Leaf); diff > 1e-5+1e-4*math.Abs(*x.Leaf) {
-			return fmt.Errorf("leaf %d: %v, XGBoost's %d: %v", i, n.Value[0], x.NodeID, *x.Leaf)
-		}
-		return nil
-	}
-	if n.Kind != ir.Axis {
-		return fmt.Errorf("node %d is a leaf, XGBoost's node %d splits on %s < %v", i, x.NodeID, x.Split, x.SplitCondition)
-	}
-	f, err := strconv.Atoi(strings.TrimPrefix(x.Split, "f"))
-	if err != nil {
-		return err
-	}
-	var left, right []int
-	missing := false
-	for _, r := range rows {
-		if math.IsNaN(d.Row(r)[n.Feature]) {
-			missing = true
-		}
-		if goesLeft(n, d.Row(r)) {
-			left = append(left, r)
-		} else {
-			right = append(right, r)
-		}
-	}
-	xgbLeft := func(r int) bool { // XGBoost's test, in float32
-		v := d.Row(r)[f]
-		if math.IsNaN(v) {
-			return x.Missing == x.Yes
-		}
-		return float32(v) < float32(x.SplitCondition)
-	}
-	swap := false
-	if n.Feature != f || float32(n.Threshold) != float32(x.SplitCondition) || n.LessEqual {
-		// A different split is only right if it ties: it partitions the
-		// node's rows the same way, or the mirror image of it (one-hot
-		// features, missing values left or right).
-		same, mirror := true, true
-		for _, r := range left {
-			same, mirror = same && xgbLeft(r), mirror && !xgbLeft(r)
-		}
-		for _, r := range right {
-			same, mirror = same && !xgbLeft(r), mirror && xgbLeft(r)
-		}
-		if !same && !mirror {
-			return fmt.Errorf("node %d: x%d < %v (<= %v), XGBoost's node %d: f%d < %v", i, n.Feature, n.Threshold, n.LessEqual, x.NodeID, f, x.SplitCondition)
-		}
-		swap = mirror
-	} else if missing && n.DefaultLeft != (x.Missing == x.Yes) {
-		return fmt.Errorf("node %d: missing values go left: %v, XGBoost's node %d: %v", i, n.DefaultLeft, x.NodeID, x.Missing == x.Yes)
-	}
-	child := func(id int) (*xgbNode, error) {
-		for k := range x.Children {
-			if x.Children[k].NodeID == id {
-				return &x.Children[k], nil
-			}
-		}
-		return nil, fmt.Errorf("XGBoost's node %d has no child %d", x.NodeID, id)
-	}
-	yes, err := child(x.Yes)
-	if err != nil {
-		return err
-	}
-	no, err := child(x.No)
-	if err != nil {
-		return err
-	}
-	if swap {
-		yes, no = no, yes
-	}
-	if err := sameTree(d, tree, n.Left, yes, left); err != nil {
-		return err
-	}
-	return sameTree(d, tree, n.Right, no, right)
 }

@@ -194,23 +194,31 @@ func TestGenerated(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			files, err := codegen.Generate(m, codegen.Options{Package: "x"})
-			if err != nil {
-				t.Fatal(err)
-			}
-			dir := t.TempDir()
-			if err := codegen.WriteDir(dir, files); err != nil {
-				t.Fatal(err)
-			}
-			rows := make([][]float64, 0, d.Rows)
-			for r := range d.Rows {
-				rows = append(rows, d.Row(r))
-			}
-			rows = append(rows, boundaryRows(m, d.Row(0))...)
-			if _, err := harness.Verify(context.Background(), dir, m, rows, ir.Float64, harness.Options{}); err != nil {
-				t.Error(err)
-			}
+			verifyGenerated(t, m, d)
 		})
+	}
+}
+
+// verifyGenerated compiles m with the default backend and checks that the
+// generated code equals the interpreter, bit for bit, on the rows of d and
+// on boundary rows (see boundaryRows).
+func verifyGenerated(t *testing.T, m *ir.Model, d *data.Dataset) {
+	t.Helper()
+	files, err := codegen.Generate(m, codegen.Options{Package: "x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := codegen.WriteDir(dir, files); err != nil {
+		t.Fatal(err)
+	}
+	rows := make([][]float64, 0, d.Rows)
+	for r := range d.Rows {
+		rows = append(rows, d.Row(r))
+	}
+	rows = append(rows, boundaryRows(m, d.Row(0))...)
+	if _, err := harness.Verify(context.Background(), dir, m, rows, ir.Float64, harness.Options{}); err != nil {
+		t.Error(err)
 	}
 }
 
