@@ -56,3 +56,51 @@ func Example() {
 	// trees: 50
 	// training accuracy: 190/200
 }
+
+// Counts that rise with x, learned by the poisson objective under a
+// monotone constraint: the model's predictions (exp of the margin) never
+// fall as x grows, although the counts are noisy.
+func Example_monotoneCounts() {
+	d := &data.Dataset{Features: []string{"x", "noise"}, Cols: 2}
+	for i := range 400 {
+		x := float64(i%40) / 4
+		noise := float64((i*7919)%13) / 13
+		d.X = append(d.X, x, noise)
+		d.Y = append(d.Y, math.Floor(x/2+3*noise*float64(i%3)))
+		d.Rows++
+	}
+	m, err := gbdt.Train(d, nil, gbdt.Options{
+		Objective:           gbdt.Poisson,
+		Rounds:              30,
+		LearningRate:        0.3,
+		MaxDepth:            3,
+		MonotoneConstraints: []int{+1, 0},
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	p, err := runtime.New[float64](m)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	monotone := true
+	prev := math.Inf(-1)
+	y := make([]float64, 1)
+	for x := 0.0; x <= 10; x += 0.25 {
+		if err := p.Predict([]float64{x, 0.5}, y); err != nil {
+			fmt.Println(err)
+			return
+		}
+		if y[0] < prev {
+			monotone = false
+		}
+		prev = y[0]
+	}
+	fmt.Println("link:", m.Link, "max_delta_step:", m.Provenance.Params["max_delta_step"])
+	fmt.Println("predictions rise with x:", monotone)
+	// Output:
+	// link: exp max_delta_step: 0.7
+	// predictions rise with x: true
+}
