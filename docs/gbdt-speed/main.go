@@ -5,13 +5,14 @@
 //
 // Run it from the repository root:
 //
-//	go run ./docs/gbdt-speed -out docs
+//	go run ./docs/gbdt-speed -out docs -synthetic-rounds 100
 //	go run ./docs/gbdt-speed -out /tmp/gs -rows 20000 -rounds 10 -repeat 1 -threads 1,2 -datasets connect_4,synthetic
 //
 // The first writes docs/gbdt-speed.csv (every figure) and docs/gbdt-speed.md
 // (a Markdown paragraph on the machine and the settings, then a table; the
 // table of docs/GBDT.md), and prints the Markdown; on two cores it takes
-// about a quarter of an hour, most of it on the synthetic set. The second
+// about a quarter of an hour, most of it on the synthetic set (about 9
+// minutes with -synthetic-rounds 100, as docs/GBDT.md's table was made). The second
 // is a quick check of the set-up (a few seconds). Time it on an otherwise
 // idle machine: a thread count that needs a core that is busy slows
 // XGBoost's OpenMP threads down many times over.
