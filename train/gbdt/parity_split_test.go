@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -53,24 +52,9 @@ type splitParityCase struct {
 // testdata/xgb_parity_split.json comes from
 // docs/gbdt-vs-xgboost/xgb_parity_split.py.
 func TestXGBoostParitySplit(t *testing.T) {
-	b, err := os.ReadFile("testdata/xgb_parity_split.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var file struct {
-		Cases []splitParityCase `json:"cases"`
-	}
-	if err := json.Unmarshal(b, &file); err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range file.Cases {
+	for _, c := range readParityCases[splitParityCase](t, "testdata/xgb_parity_split.json") {
 		t.Run(c.Name, func(t *testing.T) {
-			d := readDataset(t, c.Dataset)
-			if c.NaNEvery > 0 {
-				for i := 0; i < len(d.X); i += c.NaNEvery {
-					d.X[i] = math.NaN()
-				}
-			}
+			d := parityData(t, c.Dataset, c.NaNEvery)
 			opts := Options{Rounds: c.Rounds, MaxDepth: c.MaxDepth, LearningRate: c.Eta, Threads: 1,
 				Alpha: c.Alpha, MaxDeltaStep: c.MaxDeltaStep, MonotoneConstraints: c.Monotone,
 				Categorical: c.Categorical, MaxCatToOnehot: c.MaxCatToOnehot}

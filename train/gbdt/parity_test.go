@@ -39,25 +39,10 @@ type parityCase struct {
 // at most 256 distinct values, so that both libraries have the same bins.
 // testdata/xgb_parity.json comes from docs/gbdt-vs-xgboost/xgb_parity.py.
 func TestXGBoostParity(t *testing.T) {
-	b, err := os.ReadFile("testdata/xgb_parity.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var file struct {
-		Cases []parityCase `json:"cases"`
-	}
-	if err := json.Unmarshal(b, &file); err != nil {
-		t.Fatal(err)
-	}
 	defer func() { baseScoreForTest = nil }()
-	for _, c := range file.Cases {
+	for _, c := range readParityCases[parityCase](t, "testdata/xgb_parity.json") {
 		t.Run(c.Name, func(t *testing.T) {
-			d := readDataset(t, c.Dataset)
-			if c.NaNEvery > 0 {
-				for i := 0; i < len(d.X); i += c.NaNEvery {
-					d.X[i] = math.NaN()
-				}
-			}
+			d := parityData(t, c.Dataset, c.NaNEvery)
 			opts := Options{Rounds: c.Rounds, MaxDepth: c.MaxDepth, LearningRate: c.Eta, Threads: 1}
 			baseScoreForTest = nil
 			if c.Label != "" {
@@ -140,4 +125,34 @@ func TestXGBoostParity(t *testing.T) {
 			}
 		})
 	}
+}
+
+// readParityCases returns the cases of the parity fixture at path.
+func readParityCases[C any](t *testing.T, path string) []C {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var file struct {
+		Cases []C `json:"cases"`
+	}
+	if err := json.Unmarshal(b, &file); err != nil {
+		t.Fatal(err)
+	}
+	return file.Cases
+}
+
+// parityData returns the data set name of a parity case, with every
+// nanEvery-th cell of its features (when > 0) made missing, as the
+// fixture's script does.
+func parityData(t *testing.T, name string, nanEvery int) *data.Dataset {
+	t.Helper()
+	d := readDataset(t, name)
+	if nanEvery > 0 {
+		for i := 0; i < len(d.X); i += nanEvery {
+			d.X[i] = math.NaN()
+		}
+	}
+	return d
 }
