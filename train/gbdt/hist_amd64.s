@@ -2,13 +2,15 @@
 
 #include "textflag.h"
 
+#define prefetchDistance 16
+
 // oneZero is the last two lanes, count and padding, that every row adds to
 // a slot: 1.0 and 0.0.
 DATA oneZero<>+0(SB)/8, $0x3ff0000000000000
 DATA oneZero<>+8(SB)/8, $0x0000000000000000
 GLOBL oneZero<>(SB), RODATA|NOPTR, $16
 
-// func addRowsAVX(slots **cell, words **uint32, groups int, rows []int32, grad *gradPair, inOrder int)
+// func addRowsAVX(slots **cell, words **uint32, groups int, rows []int32, grad *gradPair, inOrder, fetch int)
 //
 // See addRowsGo for what it computes. A slot (a cell: g, h, n and
 // padding) is one 256-bit vector, so each row adds to a slot with one
@@ -19,7 +21,7 @@ GLOBL oneZero<>(SB), RODATA|NOPTR, $16
 // slots (four pointers per group) and R8 counts the groups; AX is a
 // group's four bins, R11 and R13 a bin's offset, R9 and R10 its feature's
 // slots.
-TEXT ·addRowsAVX(SB), NOSPLIT, $0-64
+TEXT ·addRowsAVX(SB), NOSPLIT, $0-72
 	MOVQ rows_base+24(FP), DX
 	MOVQ rows_len+32(FP), CX
 	MOVQ grad+48(FP), BX
@@ -39,8 +41,21 @@ pair:
 	MOVQ slots+0(FP), DI
 	MOVQ words+8(FP), SI
 	MOVQ groups+16(FP), R8
+	// With fetch 1, the row prefetchDistance rows ahead, whose bins each
+	// group fetches into the cache now; R15 = -1 near the end of the rows
+	// and with fetch 0.
+	MOVQ $-1, R15
+	CMPQ fetch+64(FP), $0
+	JEQ group
+	CMPQ CX, $prefetchDistance
+	JLE group
+	MOVLQSX (prefetchDistance*4)(DX), R15
 group:
 	MOVQ (SI), R9
+	TESTQ R15, R15
+	JS nofetch
+	PREFETCHT0 (R9)(R15*4)
+nofetch:
 	MOVL (R9)(R12*4), AX
 
 	MOVBQZX AX, R11
