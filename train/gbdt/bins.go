@@ -143,11 +143,18 @@ func newBinnedCat(d *data.Dataset, maxBins, threads int, cat []bool) *binned {
 		b.slots += b.nb[f] + 1
 	}
 	b.chunkRows = minHistChunk
-	for grp := 0; grp < groups; grp++ {
-		last := min(4*grp+3, p-1)
-		b.chunkRows = max(b.chunkRows, histChunkPerSlot*(b.off[last]+b.nb[last]+1-b.off[4*grp]))
+	for grp := range groups {
+		lo, hi := b.groupSlots(grp)
+		b.chunkRows = max(b.chunkRows, histChunkPerSlot*(hi-lo))
 	}
 	return b
+}
+
+// groupSlots returns the histogram slots [lo, hi) of the features of group
+// grp (features 4·grp to 4·grp+3, the last group's that exist).
+func (b *binned) groupSlots(grp int) (lo, hi int) {
+	last := min(4*grp+3, b.p-1)
+	return b.off[4*grp], b.off[last] + b.nb[last] + 1
 }
 
 // The rows of a histogram are built in chunks (see chunkSize) of at least

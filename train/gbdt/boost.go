@@ -224,14 +224,14 @@ func (b *booster) setupDraws() {
 	}
 	b.sampled = n
 	if s.subsample < 1 {
-		b.sampled = max(1, int(math.Round(s.subsample*float64(n))))
+		b.sampled = sampleSize(s.subsample, n)
 		b.sample = b.sample[:b.sampled]
 		b.inSample = make([]bool, n)
 	}
 	b.features = make([][]int, b.k)
 	b.nfeat = p
 	if s.colsample < 1 {
-		b.nfeat = max(1, int(math.Round(s.colsample*float64(p))))
+		b.nfeat = sampleSize(s.colsample, p)
 	}
 	for k := range b.features {
 		b.features[k] = make([]int, b.nfeat)
@@ -369,8 +369,10 @@ func (b *booster) growTree(g *grower, k int) (ir.Tree, error) {
 func (b *booster) report(round int) float64 {
 	validLoss, validMetric, stop := math.NaN(), math.NaN(), math.NaN()
 	if b.valid != nil && (b.s.earlyStopping > 0 || b.opts.OnRound != nil) {
-		validLoss = b.validScore.loss(b.vmargins)
 		validMetric, stop = b.validScore.metric(b.vmargins)
+		if b.opts.OnRound != nil {
+			validLoss = b.validScore.loss(b.vmargins)
+		}
 	}
 	if b.opts.OnRound != nil {
 		info := RoundInfo{

@@ -381,6 +381,7 @@ func (o Options) settings(hasValid bool) (settings, error) {
 		// hessian and the cap on the leaf values.
 		s.maxDeltaStep = DefaultPoissonMaxDeltaStep
 	}
+	s.obj.poissonDelta = s.maxDeltaStep
 	constrained := slices.ContainsFunc(o.MonotoneConstraints, func(c int) bool { return c != 0 })
 	s.plain = s.alpha == 0 && s.maxDeltaStep == 0 && !constrained
 	s.weightGain = s.maxDeltaStep > 0 || constrained

@@ -139,8 +139,9 @@ type grower struct {
 	chunks     []chunk  // the chunks of the rows of builds
 	partials   [][]cell // the histograms of the chunks after the first of a job
 
-	// Scratch of partitionAll.
+	// Scratch of partitionAll, and its argument for one node.
 	pchunks []pchunk
+	one     [1]*nodeState
 	// Scratch of sumRows.
 	sums []gradPair
 
@@ -173,8 +174,8 @@ type pchunk struct {
 	node            *nodeState
 	lo, hi          int
 	left            int
-	first, only     bool
-	leftAt, rightAt int // where its left and right rows go, in g.tmp
+	only            bool // the node's only chunk
+	leftAt, rightAt int  // where its left and right rows go, in g.tmp
 }
 
 // Chunks: the rows of a node partitioned, or of a histogram built, are
@@ -358,8 +359,8 @@ func (g *grower) setUnits(features []int) {
 	per := min(maxUnitGroups, max(1, groups/g.threads))
 	bm := g.bm
 	slotsOf := func(grp int) int {
-		last := min(4*grp+3, bm.p-1)
-		return bm.off[last] + bm.nb[last] + 1 - bm.off[4*grp]
+		lo, hi := bm.groupSlots(grp)
+		return hi - lo
 	}
 	g.units = g.units[:0]
 	for i := 0; i < len(features); {
@@ -477,7 +478,7 @@ func (g *grower) partitionAll(ps []*nodeState) {
 		}
 		for lo := p.lo; lo < p.hi; lo += size {
 			hi := min(lo+size, p.hi)
-			g.pchunks = append(g.pchunks, pchunk{node: p, lo: lo, hi: hi, first: lo == p.lo, only: lo == p.lo && hi == p.hi})
+			g.pchunks = append(g.pchunks, pchunk{node: p, lo: lo, hi: hi, only: lo == p.lo && hi == p.hi})
 			split = split || hi < p.hi
 		}
 	}
@@ -667,7 +668,8 @@ func (g *grower) growLeafwise(root *nodeState) error {
 	leaves := 1
 	for open.Len() > 0 && leaves < g.s.maxLeaves {
 		p := heap.Pop(&open).(*nodeState)
-		g.partitionAll([]*nodeState{p})
+		g.one[0] = p
+		g.partitionAll(g.one[:])
 		l, r, err := g.split(p)
 		if err != nil {
 			return err
@@ -788,8 +790,8 @@ func (g *grower) phase() {
 // the features of unit u, all on u's slots.
 func (g *grower) finishUnit(u int) {
 	un := &g.units[u]
-	first, last := 4*un.groups[0], min(4*un.groups[len(un.groups)-1]+3, g.bm.p-1)
-	lo, hi := g.bm.off[first], g.bm.off[last]+g.bm.nb[last]+1
+	lo, _ := g.bm.groupSlots(un.groups[0])
+	_, hi := g.bm.groupSlots(un.groups[len(un.groups)-1])
 	for _, c := range g.chunks {
 		if c.lo == g.builds[c.job].lo {
 			continue

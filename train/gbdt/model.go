@@ -26,30 +26,21 @@ func toIR(nodes []tnode, output int) ir.Tree {
 		}
 		left := walk(nd.left)
 		right := walk(nd.right)
-		if nd.cat {
-			out[id] = ir.Node{
-				Kind:        ir.Categorical,
-				Left:        left,
-				Right:       right,
-				DefaultLeft: nd.nanLeft,
-				Feature:     nd.feature,
-				Categories:  nd.categories,
-				Gain:        nd.gain,
-				Cover:       nd.cover,
-			}
-			return id
-		}
-		out[id] = ir.Node{
+		n := ir.Node{
 			Kind:        ir.Axis,
 			Left:        left,
 			Right:       right,
 			DefaultLeft: nd.nanLeft,
-			LessEqual:   nd.lessEqual,
 			Feature:     nd.feature,
-			Threshold:   nd.threshold,
 			Gain:        nd.gain,
 			Cover:       nd.cover,
 		}
+		if nd.cat {
+			n.Kind, n.Categories = ir.Categorical, nd.categories
+		} else {
+			n.LessEqual, n.Threshold = nd.lessEqual, nd.threshold
+		}
+		out[id] = n
 		return id
 	}
 	walk(0)

@@ -1,13 +1,12 @@
 package gbdt
 
 import (
-	"crypto/sha256"
-	"encoding/binary"
-	"encoding/hex"
 	"fmt"
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/treegen/treegen/data"
 )
 
 // objectiveList names the objectives in errors.
@@ -18,15 +17,16 @@ const (
 	DefaultTweedieVariancePower = 1.5
 	DefaultHuberSlope           = 1
 	DefaultQuantileAlpha        = 0.5
-	// DefaultPoissonMaxDeltaStep is the offset of the poisson objective's
-	// hessian, exp(m + offset), when Options.MaxDeltaStep is 0 (XGBoost's).
+	// DefaultPoissonMaxDeltaStep is the poisson objective's MaxDeltaStep
+	// when Options.MaxDeltaStep is 0: the offset of its hessian,
+	// exp(m + offset), and the cap on its leaf values (XGBoost's).
 	DefaultPoissonMaxDeltaStep = 0.7
 )
 
 // objectiveSettings are the options of the objectives, the weights and the
 // evaluation metric, checked, with the defaults filled in.
 type objectiveSettings struct {
-	poissonDelta float64 // the offset of the poisson hessian
+	poissonDelta float64 // the offset of the poisson hessian: settings.maxDeltaStep
 	rho          float64 // tweedie variance power
 	slope        float64 // pseudo-Huber slope
 	alpha        float64 // quantile level
@@ -74,14 +74,10 @@ func defaultMetric(obj Objective, rho float64) string {
 // their defaults; hasValid says whether there is a validation set.
 func (o Options) objectiveSettings(hasValid bool) (objectiveSettings, error) {
 	s := objectiveSettings{
-		poissonDelta: o.MaxDeltaStep,
-		rho:          o.TweedieVariancePower,
-		slope:        o.HuberSlope,
-		alpha:        o.QuantileAlpha,
-		scalePos:     o.ScalePosWeight,
-	}
-	if s.poissonDelta == 0 {
-		s.poissonDelta = DefaultPoissonMaxDeltaStep
+		rho:      o.TweedieVariancePower,
+		slope:    o.HuberSlope,
+		alpha:    o.QuantileAlpha,
+		scalePos: o.ScalePosWeight,
 	}
 	if s.rho == 0 {
 		s.rho = DefaultTweedieVariancePower
@@ -97,8 +93,6 @@ func (o Options) objectiveSettings(hasValid bool) (objectiveSettings, error) {
 	}
 	finite := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 	switch {
-	case !(o.MaxDeltaStep >= 0) || !finite(o.MaxDeltaStep):
-		return s, fmt.Errorf("gbdt: MaxDeltaStep must be a finite number >= 0, got %v", o.MaxDeltaStep)
 	case !(s.rho > 1 && s.rho < 2):
 		return s, fmt.Errorf("gbdt: TweedieVariancePower must be in (1, 2), got %v", o.TweedieVariancePower)
 	case !(s.slope > 0) || !finite(s.slope):
@@ -147,19 +141,13 @@ func checkWeights(w []float64, name string) error {
 }
 
 // weightsHash returns the SHA-256, in hex, of the IEEE 754 bits of w, each
-// value as 8 little-endian bytes (as data.Dataset.Fingerprint hashes
-// values), or "" for nil.
+// value as 8 little-endian bytes (data.Dataset.Fingerprint's hash of a data
+// set whose values are w), or "" for nil.
 func weightsHash(w []float64) string {
 	if w == nil {
 		return ""
 	}
-	h := sha256.New()
-	var b [8]byte
-	for _, v := range w {
-		binary.LittleEndian.PutUint64(b[:], math.Float64bits(v))
-		h.Write(b[:])
-	}
-	return hex.EncodeToString(h.Sum(nil))
+	return (&data.Dataset{X: w}).Fingerprint()["sha256"]
 }
 
 // resolveMetric checks the metric name for obj and returns its canonical

@@ -236,8 +236,9 @@ func (g *grower) sampleFeatures(st *nodeState) {
 	st.allowed = mask
 }
 
-// sampleSize is the number of features that a draw of the fraction frac
-// of n features takes: frac·n rounded, at least 1 (as ColSample).
+// sampleSize is the number of items that a draw of the fraction frac of n
+// items takes: frac·n rounded, at least 1 (rows for Subsample, features
+// for the three column samplings).
 func sampleSize(frac float64, n int) int {
 	return max(1, int(math.Round(frac*float64(n))))
 }
