@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/treegen/treegen/data"
+	"github.com/treegen/treegen/ir"
 )
 
 type parityCase struct {
@@ -107,22 +108,7 @@ func TestXGBoostParity(t *testing.T) {
 			default:
 				t.Fatalf("unknown objective %q", c.Objective)
 			}
-			m, err := Train(d, nil, opts)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(m.Trees) != len(c.Trees) {
-				t.Fatalf("%d trees, XGBoost %d", len(m.Trees), len(c.Trees))
-			}
-			for i := range m.Trees {
-				rows := make([]int, d.Rows)
-				for r := range rows {
-					rows[r] = r
-				}
-				if err := sameSplitTree(d, &m.Trees[i], 0, &c.Trees[i], rows); err != nil {
-					t.Errorf("tree %d: %v", i, err)
-				}
-			}
+			trainLikeXGBoost(t, d, opts, c.Trees)
 		})
 	}
 }
@@ -155,4 +141,24 @@ func parityData(t *testing.T, name string, nanEvery int) *data.Dataset {
 		}
 	}
 	return d
+}
+
+// trainLikeXGBoost trains on d with opts, checks that every tree is the
+// one of trees, XGBoost's, on d's rows (see sameSplitTree), and returns
+// the model.
+func trainLikeXGBoost(t *testing.T, d *data.Dataset, opts Options, trees []xgbSplitNode) *ir.Model {
+	t.Helper()
+	m, err := Train(d, nil, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Trees) != len(trees) {
+		t.Fatalf("%d trees, XGBoost %d", len(m.Trees), len(trees))
+	}
+	for i := range m.Trees {
+		if err := sameSplitTree(d, &m.Trees[i], 0, &trees[i], seqRows(d.Rows)); err != nil {
+			t.Errorf("tree %d: %v", i, err)
+		}
+	}
+	return m
 }
