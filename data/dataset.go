@@ -160,10 +160,11 @@ const (
 	FormatTSV                  // tab-separated values with a header line
 	FormatCSV                  // comma-separated values with a header line
 	FormatLibSVM               // "label index:value ..." lines
+	FormatParquet              // Apache Parquet, columns matched by name
 )
 
-// String returns the lower-case name of the format: "auto", "tsv", "csv" or
-// "libsvm".
+// String returns the lower-case name of the format: "auto", "tsv", "csv",
+// "libsvm" or "parquet".
 func (f Format) String() string {
 	switch f {
 	case FormatAuto:
@@ -174,6 +175,8 @@ func (f Format) String() string {
 		return "csv"
 	case FormatLibSVM:
 		return "libsvm"
+	case FormatParquet:
+		return "parquet"
 	}
 	return "Format(" + strconv.Itoa(int(f)) + ")"
 }
