@@ -156,11 +156,11 @@ type Format int
 
 // The formats [Read] understands. See the package documentation for each.
 const (
-	FormatAuto   Format = iota // decide from the file name, else from the content
-	FormatTSV                  // tab-separated values with a header line
-	FormatCSV                  // comma-separated values with a header line
-	FormatLibSVM               // "label index:value ..." lines
-	FormatParquet              // Apache Parquet, columns matched by name
+	FormatAuto    Format = iota // decide from the file name, else from the content
+	FormatTSV                   // tab-separated values with a header line
+	FormatCSV                   // comma-separated values with a header line
+	FormatLibSVM                // "label index:value ..." lines
+	FormatParquet               // Apache Parquet, columns matched by name
 )
 
 // String returns the lower-case name of the format: "auto", "tsv", "csv",
