@@ -30,48 +30,29 @@ func ReadFile(path string, opts Options) (*Dataset, error) {
 // as the Source of the result and, with [FormatAuto], to choose the format
 // from its extension. All errors are of type [*Error].
 func Read(r io.Reader, name string, opts Options) (*Dataset, error) {
-	switch {
-	case opts.RequireTarget && opts.DropTarget:
-		return nil, errorf(name, 0, 0, "RequireTarget and DropTarget are both set")
-	case opts.Absent != AbsentZero && opts.Absent != AbsentMissing:
-		return nil, errorf(name, 0, 0, "unknown Absent %d", int(opts.Absent))
-	case opts.IndexBase < IndexAuto || opts.IndexBase > IndexZero:
-		return nil, errorf(name, 0, 0, "unknown IndexBase %d", int(opts.IndexBase))
-	case opts.Header < HeaderRequired || opts.Header > HeaderAbsent:
-		return nil, errorf(name, 0, 0, "unknown Header %d", int(opts.Header))
-	case opts.TargetColumn < 0:
-		return nil, errorf(name, 0, 0, "TargetColumn is negative (%d)", opts.TargetColumn)
-	case opts.TargetColumn > 0 && opts.Target != "":
-		return nil, errorf(name, 0, 0, "Target and TargetColumn are both set")
+	if err := opts.check(name); err != nil {
+		return nil, err
 	}
 	in, err := openInput(r, name, opts.maxExpansion())
 	if err != nil {
 		return nil, err
 	}
-	format := opts.Format
-	switch format {
-	case FormatAuto:
-		format = formatFromName(name)
-		if format == FormatAuto {
-			if format, err = in.sniff(); err != nil {
-				return nil, err
-			}
-		}
-	case FormatTSV, FormatCSV, FormatLibSVM:
-	default:
-		return nil, errorf(name, 0, 0, "unknown format %d", int(format))
+	format, err := in.format(opts)
+	if err != nil {
+		return nil, err
 	}
 	var d *Dataset
 	switch format {
-	case FormatTSV:
-		d, err = readTSV(in, opts)
-	case FormatCSV:
-		d, err = readCSV(in, opts)
+	case FormatTSV, FormatCSV:
+		// Read errors reach the reader in file order with the chunks.
+		d, err = readText(in, format, opts)
+	case FormatParquet:
+		return nil, errorf(name, 0, 0, "Parquet data must be read from a file (ReadFile), not a stream")
 	default:
 		d, err = readLibSVM(in, opts)
 	}
 	if err != nil {
-		if in.rec.err != nil {
+		if format == FormatLibSVM && in.rec.err != nil {
 			// A damaged stream explains any error found in what was read.
 			return nil, in.readErr(in.rec.err)
 		}

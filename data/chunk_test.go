@@ -1,0 +1,146 @@
+package data
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// withChunks runs f with chunks of the given size and at most threads
+// parsing goroutines.
+func withChunks(size, threads int, f func()) {
+	oldSize, oldThreads := chunkSize, maxThreads
+	chunkSize, maxThreads = size, threads
+	defer func() { chunkSize, maxThreads = oldSize, oldThreads }()
+	f()
+}
+
+// sameData reports how a and b differ, "" if they do not (NaN equals NaN).
+func sameData(a, b *Dataset) string {
+	switch {
+	case a.Rows != b.Rows || a.Cols != b.Cols:
+		return fmt.Sprintf("shape %dx%d, want %dx%d", a.Rows, a.Cols, b.Rows, b.Cols)
+	case !reflect.DeepEqual(a.Features, b.Features):
+		return fmt.Sprintf("features %q, want %q", a.Features, b.Features)
+	case !reflect.DeepEqual(a.Labels, b.Labels):
+		return fmt.Sprintf("labels %q, want %q", a.Labels, b.Labels)
+	case a.NoHeader != b.NoHeader || a.Format != b.Format || (a.Y == nil) != (b.Y == nil):
+		return "NoHeader, Format or target differ"
+	}
+	for _, p := range [][2][]float64{{a.X, b.X}, {a.Y, b.Y}} {
+		for i := range p[0] {
+			if math.Float64bits(p[0][i]) != math.Float64bits(p[1][i]) && !(p[0][i] != p[0][i] && p[1][i] != p[1][i]) {
+				return fmt.Sprintf("value %d is %v, want %v", i, p[0][i], p[1][i])
+			}
+		}
+	}
+	return ""
+}
+
+// compareChunked reads in with every chunk size from 1 to the length of the
+// input (then doubling) and checks that the result equals the sequential
+// reader's: the same data set, or the same error.
+func compareChunked(t *testing.T, name, in string, opts Options) {
+	t.Helper()
+	want, wantErr := refRead(strings.NewReader(in), name, opts)
+	for size := 1; size <= 2*len(in)+2; size = next(size, len(in)) {
+		for _, threads := range []int{1, 3} {
+			var got *Dataset
+			var err error
+			withChunks(size, threads, func() { got, err = Read(strings.NewReader(in), name, opts) })
+			switch {
+			case (err == nil) != (wantErr == nil):
+				t.Fatalf("chunks of %d: error %v, want %v", size, err, wantErr)
+			case err != nil && err.Error() != wantErr.Error():
+				t.Fatalf("chunks of %d: error\n%v\nwant\n%v", size, err, wantErr)
+			case err == nil:
+				if diff := sameData(got, want); diff != "" {
+					t.Fatalf("chunks of %d: %s", size, diff)
+				}
+			}
+		}
+	}
+}
+
+// next steps chunk sizes one by one up to n, then doubling.
+func next(size, n int) int {
+	if size < n {
+		return size + 1
+	}
+	return 2 * size
+}
+
+// TestChunkEdges reads files whose tricky parts (a quoted field with a
+// line break, CRLF line ends, a column name in UTF-8 of several bytes) lie
+// across a chunk edge for some chunk size, and compares with the
+// sequential reader.
+func TestChunkEdges(t *testing.T) {
+	tests := []struct {
+		name, in string
+		opts     Options
+	}{
+		{"quoted.csv", "a,\"b\nc\",target\n1,\"2,5\",x\n\"3\r\n\",4,y\n5,\"6\"\"\",z\n", Options{}},
+		{"quoted-ok.csv", "a,\"b\nc\",target\n1,\"2.5\",x\n\"3\",\"4\n\",y\n5,6,\"z\nw\"\n", Options{}},
+		{"crlf.csv", "a,b,target\r\n1,2,3\r\n\r\n4,5,6\r\n7,8,9\r", Options{}},
+		{"crlf.tsv", "a\tb\ttarget\r\n1\t2\t3\r\n4\t5\t6\r\n\r\n", Options{}},
+		{"utf8.tsv", "größe\t温度\ttarget\n1.5\t-2\tjá\n3\t4e-3\tnão\n", Options{}},
+		{"utf8.csv", "größe,温度,target\n1.5,-2,já\n3,4e-3,não\n", Options{}},
+		{"blank.tsv", "a\ttarget\n1\t2\n\n \n3\t4\n", Options{}},
+		{"trailing-blank.tsv", "a\ttarget\n1\t2\n\n \n\n", Options{}},
+		{"leading-blank.tsv", "\n\n\na\ttarget\n1\t2\n", Options{}},
+		{"ragged.csv", "a,b,target\n1,2,3\n1,\"2,3\"\n", Options{}},
+		{"bare-quote.csv", "a,target\n1,2\n3,4\"x\n5,6\n", Options{}},
+		{"unclosed.csv", "a,target\n1,2\n3,\"4\n5,6\n", Options{}},
+		{"noheader.csv", "1,2,3\n4,5,6\n", Options{Header: HeaderAuto, TargetColumn: 2}},
+		{"noheader.tsv", "1\t2\n4\t5\n", Options{Header: HeaderAbsent}},
+		{"bad.tsv", "a\ttarget\n1\t2\n1\tx\n0x1\t3\n", Options{}},
+		{"missing-target.csv", "a,target\n1,2\n3,NA\n", Options{}},
+		{"drop.csv", "a,target,b\n1,,2\n3,x,4\n", Options{DropTarget: true}},
+		{"labels.csv", "target,a\nM,1\nB,2\n7,3\n", Options{}},
+		{"gz.tsv", gzipString("a\ttarget\n1\t2\n3\t4\n"), Options{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) { compareChunked(t, tt.name, tt.in, tt.opts) })
+	}
+}
+
+func gzipString(s string) string {
+	var b bytes.Buffer
+	w := newGzipWriter(&b)
+	w.Write([]byte(s))
+	w.Close()
+	return b.String()
+}
+
+// FuzzChunked compares the chunked reader with the sequential one on any
+// input, with small chunks.
+func FuzzChunked(f *testing.F) {
+	f.Add("a,\"b\nc\",target\n1,\"2,5\",x\n", uint8(2), uint8(0), uint8(3))
+	f.Add("a\ttarget\r\n1\t2\r\n\r\n3\t4\n", uint8(1), uint8(0), uint8(5))
+	f.Add("größe,target\n1,já\n", uint8(2), uint8(1), uint8(7))
+	f.Add("1,2\n3,4\n", uint8(2), uint8(1<<4), uint8(2))
+	f.Fuzz(func(t *testing.T, in string, format, flags, size uint8) {
+		opts := Options{
+			Format:     Format(1 + format%2),
+			DropTarget: flags&1 != 0,
+			Header:     Header(flags >> 4 & 3),
+		}
+		want, wantErr := refRead(strings.NewReader(in), "fuzz", opts)
+		var got *Dataset
+		var err error
+		withChunks(1+int(size%32), 2, func() { got, err = Read(strings.NewReader(in), "fuzz", opts) })
+		switch {
+		case (err == nil) != (wantErr == nil):
+			t.Fatalf("error %v, want %v", err, wantErr)
+		case err != nil && err.Error() != wantErr.Error():
+			t.Fatalf("error\n%v\nwant\n%v", err, wantErr)
+		case err == nil:
+			if diff := sameData(got, want); diff != "" {
+				t.Fatal(diff)
+			}
+		}
+	})
+}
