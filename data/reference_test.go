@@ -33,7 +33,6 @@ func refAddCell[T string | []byte](t *table, col int, cell T, line int) error {
 	return nil
 }
 
-
 func refReadTSV(in *input, opts Options) (*Dataset, error) {
 	lr := &lineReader{br: in.br}
 	line, ok := lr.next()
@@ -113,7 +112,6 @@ func (t *table) refAddTSVRow(line []byte, n int) error {
 	return nil
 }
 
-
 func refReadCSV(in *input, opts Options) (*Dataset, error) {
 	cr := csv.NewReader(in.br)
 	cr.FieldsPerRecord = -1
@@ -174,7 +172,6 @@ func (t *table) refAddCSVRecord(cr *csv.Reader, rec []string) error {
 	t.rows++
 	return nil
 }
-
 
 // csvErr converts an error from encoding/csv. Errors of the underlying
 // reader take precedence, as they may have caused the parse error.

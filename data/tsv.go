@@ -326,4 +326,3 @@ func emptyFirstLine(file string, opts Options) error {
 	}
 	return errorf(file, 1, 0, "empty header line")
 }
-
