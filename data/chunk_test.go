@@ -144,3 +144,30 @@ func FuzzChunked(f *testing.F) {
 		}
 	})
 }
+
+// TestParseCell checks the fast path of parseCell against parseNumber,
+// which strconv.ParseFloat does the work of.
+func TestParseCell(t *testing.T) {
+	for _, s := range []string{"0", "-0", "1", "0.1", "-2.5", "123456789012345", "1234567890123456", ".5", "5.", "-.5",
+		"0.000000000000001", "9007199254740993", "3.0000000000000004", "1e3", "+1", "--1", "1.2.3", "", ".", "-", " 7 ", "NA", "nan", "inf",
+		"0.30000000000000004", "4.35", "0.1234567", "-1.125314", "99999999999999.9"} {
+		v, st := parseCell([]byte(s))
+		w, wst := parseNumber(s)
+		if st != wst || math.Float64bits(v) != math.Float64bits(w) && !(v != v && w != w) {
+			t.Errorf("parseCell(%q) = %v, %v; parseNumber: %v, %v", s, v, st, w, wst)
+		}
+	}
+}
+
+// FuzzParseCell checks parseCell against parseNumber on any cell.
+func FuzzParseCell(f *testing.F) {
+	f.Add("-1.125314")
+	f.Add("123456789.012345")
+	f.Fuzz(func(t *testing.T, s string) {
+		v, st := parseCell([]byte(s))
+		w, wst := parseNumber(s)
+		if st != wst || math.Float64bits(v) != math.Float64bits(w) && !(v != v && w != w) {
+			t.Errorf("parseCell(%q) = %v, %v; parseNumber: %v, %v", s, v, st, w, wst)
+		}
+	})
+}

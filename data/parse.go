@@ -212,32 +212,30 @@ var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
 // value (as strconv.ParseFloat's own fast path does). It reports false for
 // anything else, which the caller parses in full.
 func parseSimple(s []byte) (float64, bool) {
-	i, neg := 0, false
+	i := 0
 	if len(s) > 0 && s[0] == '-' {
-		neg, i = true, 1
+		i = 1
 	}
+	start := i
 	var mant uint64
-	digits, frac, dot := 0, 0, false
-	for ; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case '0' <= c && c <= '9':
-			mant = mant*10 + uint64(c-'0')
-			digits++
-			if dot {
-				frac++
-			}
-		case c == '.' && !dot:
-			dot = true
-		default:
-			return 0, false
-		}
+	for ; i < len(s) && s[i]-'0' < 10; i++ {
+		mant = mant*10 + uint64(s[i]-'0')
 	}
-	if digits == 0 || digits > 15 {
+	digits, frac := i-start, 0
+	if i < len(s) && s[i] == '.' {
+		i++
+		f := i
+		for ; i < len(s) && s[i]-'0' < 10; i++ {
+			mant = mant*10 + uint64(s[i]-'0')
+		}
+		frac = i - f
+		digits += frac
+	}
+	if i != len(s) || digits == 0 || digits > 15 {
 		return 0, false
 	}
 	v := float64(mant) / pow10[frac]
-	if neg {
+	if start == 1 {
 		v = -v
 	}
 	return v, true

@@ -45,7 +45,7 @@ func Read(r io.Reader, name string, opts Options) (*Dataset, error) {
 	switch format {
 	case FormatTSV, FormatCSV:
 		// Read errors reach the reader in file order with the chunks.
-		d, err = readText(in, format, opts)
+		d, err = readText(in, format, opts, fileSize(r, in))
 	case FormatParquet:
 		return nil, errorf(name, 0, 0, "Parquet data must be read from a file (ReadFile), not a stream")
 	default:
@@ -61,6 +61,20 @@ func Read(r io.Reader, name string, opts Options) (*Dataset, error) {
 	d.Source = name
 	d.Format = format
 	return d, nil
+}
+
+// fileSize returns the size of r when it is a regular file read without
+// decompression, else 0.
+func fileSize(r io.Reader, in *input) int64 {
+	f, ok := r.(*os.File)
+	if !ok || in.gz {
+		return 0
+	}
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() {
+		return 0
+	}
+	return st.Size()
 }
 
 // formatFromName returns the format implied by the extension of name, or

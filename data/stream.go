@@ -414,8 +414,9 @@ func (t *table) features() []string {
 	return append(f, t.names[t.target+1:]...)
 }
 
-// readText reads a whole TSV or CSV file.
-func readText(in *input, format Format, opts Options) (*Dataset, error) {
+// readText reads a whole TSV or CSV file; size is the size of the file
+// when known, else 0.
+func readText(in *input, format Format, opts Options, size int64) (*Dataset, error) {
 	t, sp, first, err := openText(in, format, opts)
 	if err != nil {
 		return nil, err
@@ -423,7 +424,6 @@ func readText(in *input, format Format, opts Options) (*Dataset, error) {
 	s := &Stream{name: in.name, t: t}
 	p := startPipeline(sp, first, func(c *chunk) { t.parseChunk(c, false) })
 	defer p.stop()
-	var xs [][]float64
 	for {
 		c := p.next()
 		if c == nil {
@@ -442,25 +442,15 @@ func readText(in *input, format Format, opts Options) (*Dataset, error) {
 		if c.err != nil {
 			return nil, c.err
 		}
-		if c.block.Rows > 0 {
-			xs = append(xs, c.block.X)
-			c.block.X = nil
-			t.rows += c.block.Rows
+		if t.x == nil && c.block.Rows > 0 && size > 0 {
+			// Room for the rows the file holds at the density of its first
+			// chunk, and 2% more, so that the rows are copied once.
+			cells := float64(len(c.block.X)) / float64(len(c.buf)) * float64(size) * 1.02
+			t.x = make([]float64, 0, int(min(cells, 1<<34)))
 		}
+		t.x = append(t.x, c.block.X...)
+		t.rows += c.block.Rows
 		p.release(c)
-	}
-	if len(xs) == 1 {
-		t.x = xs[0]
-	} else {
-		n := 0
-		for _, x := range xs {
-			n += len(x)
-		}
-		t.x = make([]float64, 0, n)
-		for i, x := range xs {
-			t.x = append(t.x, x...)
-			xs[i] = nil
-		}
 	}
 	return t.dataset()
 }
