@@ -20,4 +20,10 @@ type Block struct {
 	// Line is the 1-based line of the first row in a text file, or the
 	// 1-based number of the first row in a Parquet file.
 	Line int
+
+	// Out and Scores are the caller's: a [Stream] leaves them alone and
+	// keeps them with the block, so that the buffers of results computed
+	// by [Stream].Prepare are reused from block to block.
+	Out    []byte
+	Scores []float64
 }

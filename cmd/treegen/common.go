@@ -20,12 +20,49 @@ import (
 	"github.com/treegen/treegen/runtime"
 )
 
-// readDataWith reads a data file with the given options.
+// stdinName is what errors call the standard input, which --data - reads.
+const stdinName = "stdin"
+
+// readDataWith reads a data file with the given options; "-" reads the
+// standard input.
 func readDataWith(path string, o data.Options) (*data.Dataset, error) {
-	if path == "" {
+	switch path {
+	case "":
 		return nil, fmt.Errorf("--data is required")
+	case "-":
+		return data.Read(os.Stdin, stdinName, o)
 	}
 	return data.ReadFile(path, o)
+}
+
+// openStream opens a data file for reading block by block; "-" reads the
+// standard input.
+func openStream(path string, o data.Options) (*data.Stream, error) {
+	switch path {
+	case "":
+		return nil, fmt.Errorf("--data is required")
+	case "-":
+		return data.OpenStream(os.Stdin, stdinName, o)
+	}
+	return data.OpenFileStream(path, o)
+}
+
+// fileColumns is what matching the columns of a data file to a model needs
+// to know of the file.
+type fileColumns struct {
+	source    string
+	format    data.Format
+	features  []string
+	noHeader  bool
+	hasTarget bool
+}
+
+func datasetColumns(d *data.Dataset) fileColumns {
+	return fileColumns{d.Source, d.Format, d.Features, d.NoHeader, d.Y != nil}
+}
+
+func streamColumns(s *data.Stream) fileColumns {
+	return fileColumns{s.Source(), s.Format(), s.Features(), s.NoHeader(), s.HasTarget()}
 }
 
 // dataFlags are the flags of a command that reads a data file: its name,
@@ -99,44 +136,82 @@ func (f *dataFlags) options() (data.Options, error) {
 
 // readFor reads rows for the model m, leaving the target column out
 // unparsed unless withTarget (then it must exist), and checks that their
-// columns fit m. It warns on w when a model imported from XGBoost reads
-// LibSVM with absent entries as zeros, which XGBoost reads as missing.
-//
-// A TSV or CSV file without a header line (every cell of its first line a
-// number, or --no-header) has its columns matched by position; a model with
-// feature names needs a header line then, unless --no-header or
-// --by-position says to match by position.
+// columns fit m (see checkColumns).
 func (f *dataFlags) readFor(m *ir.Model, withTarget bool, w io.Writer) (*data.Dataset, error) {
-	o, err := f.options()
+	o, err := f.optionsFor(m, withTarget)
 	if err != nil {
 		return nil, err
+	}
+	d, err := readDataWith(f.path, o)
+	if err != nil {
+		return nil, f.readError(err, withTarget)
+	}
+	if err := f.checkColumns(m, datasetColumns(d), w); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// streamFor opens rows for the model m block by block, as readFor reads
+// them whole.
+func (f *dataFlags) streamFor(m *ir.Model, withTarget bool, w io.Writer) (*data.Stream, error) {
+	o, err := f.optionsFor(m, withTarget)
+	if err != nil {
+		return nil, err
+	}
+	s, err := openStream(f.path, o)
+	if err != nil {
+		return nil, f.readError(err, withTarget)
+	}
+	if err := f.checkColumns(m, streamColumns(s), w); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// optionsFor returns the options of reading rows for m.
+func (f *dataFlags) optionsFor(m *ir.Model, withTarget bool) (data.Options, error) {
+	o, err := f.options()
+	if err != nil {
+		return o, err
 	}
 	o.RequireTarget = withTarget
 	o.DropTarget = !withTarget
 	o.NumFeatures = m.NumFeatures
 	o.Names = m.FeatureNames
-	d, err := readDataWith(f.path, o)
+	return o, nil
+}
+
+// readError adds a hint to an error of reading a file without a header
+// line whose target is needed.
+func (f *dataFlags) readError(err error, withTarget bool) error {
 	if errors.Is(err, data.ErrNoHeader) && withTarget {
-		return nil, fmt.Errorf("%w: give its position with --target-column N", err)
+		return fmt.Errorf("%w: give its position with --target-column N", err)
 	}
-	if err != nil {
-		return nil, err
+	return err
+}
+
+// checkColumns checks that the columns of a data file fit m. A TSV or CSV
+// file without a header line (every cell of its first line a number, or
+// --no-header) has its columns matched by position; a model with feature
+// names needs a header line then, unless --no-header or --by-position says
+// to match by position. It warns on w when a model imported from XGBoost
+// reads LibSVM with absent entries as zeros, which XGBoost reads as
+// missing.
+func (f *dataFlags) checkColumns(m *ir.Model, c fileColumns, w io.Writer) error {
+	if c.format == data.FormatLibSVM && f.targetColumn > 0 {
+		return fmt.Errorf("%s is LibSVM, whose target is the label of each line: --target-column is for TSV and CSV files", c.source)
 	}
-	if d.Format == data.FormatLibSVM && f.targetColumn > 0 {
-		return nil, fmt.Errorf("%s is LibSVM, whose target is the label of each line: --target-column is for TSV and CSV files", d.Source)
+	if c.noHeader && m.FeatureNames != nil && !f.noHeader && !f.byPosition {
+		return fmt.Errorf("%s has no header line (every cell of line 1 is a number), but the model's features have names (%s): add a header line naming the columns, or match them by position with --no-header",
+			c.source, listNames(m.FeatureNames))
 	}
-	if d.NoHeader && m.FeatureNames != nil && !f.noHeader && !f.byPosition {
-		return nil, fmt.Errorf("%s has no header line (every cell of line 1 is a number), but the model's features have names (%s): add a header line naming the columns, or match them by position with --no-header",
-			d.Source, listNames(m.FeatureNames))
-	}
-	if d.Format == data.FormatLibSVM && f.absent == data.AbsentZero && !f.cmd.Flags().Changed("libsvm-absent") &&
+	if c.format == data.FormatLibSVM && f.absent == data.AbsentZero && !f.cmd.Flags().Changed("libsvm-absent") &&
 		m.Provenance != nil && m.Provenance.Producer == "xgboost" {
-		fmt.Fprintf(w, "warning: %s is LibSVM, whose absent entries are read as 0; XGBoost, which made the model, reads them as missing: add --libsvm-absent missing to predict what XGBoost predicts (--libsvm-absent zero to keep zeros and silence this)\n", d.Source)
+		fmt.Fprintf(w, "warning: %s is LibSVM, whose absent entries are read as 0; XGBoost, which made the model, reads them as missing: add --libsvm-absent missing to predict what XGBoost predicts (--libsvm-absent zero to keep zeros and silence this)\n", c.source)
 	}
-	if err := matchFeatures(m, d, f.byPosition); err != nil {
-		return nil, err
-	}
-	return d, nil
+	return matchColumns(m, c, f.byPosition)
 }
 
 // loadModelAndRows loads a model and the rows of the data file (without
@@ -153,27 +228,33 @@ func loadModelAndRows(model string, rounds int, f *dataFlags, w io.Writer) (*ir.
 	return m, d, nil
 }
 
-// matchFeatures checks that a data set fits the model's input: the same
-// number of feature columns, and unless byPosition or the file is LibSVM
-// or has no header line (its columns have no names), the same names in the
-// same order.
+// matchFeatures checks that a data set fits the model's input; see
+// matchColumns.
 func matchFeatures(m *ir.Model, d *data.Dataset, byPosition bool) error {
-	if d.Cols != m.NumFeatures {
-		if d.Format == data.FormatLibSVM {
-			return fmt.Errorf("%s has feature indices up to %s, the model has %d features", d.Source, d.Features[d.Cols-1], m.NumFeatures)
+	return matchColumns(m, datasetColumns(d), byPosition)
+}
+
+// matchColumns checks that the columns of a data file fit the model's
+// input: the same number of feature columns, and unless byPosition or the
+// file is LibSVM or has no header line (its columns have no names), the
+// same names in the same order.
+func matchColumns(m *ir.Model, c fileColumns, byPosition bool) error {
+	if cols := len(c.features); cols != m.NumFeatures {
+		if c.format == data.FormatLibSVM {
+			return fmt.Errorf("%s has feature indices up to %s, the model has %d features", c.source, c.features[cols-1], m.NumFeatures)
 		}
 		hint := ""
-		if d.NoHeader && d.Y == nil && d.Cols == m.NumFeatures+1 {
+		if c.noHeader && !c.hasTarget && cols == m.NumFeatures+1 {
 			hint = " (it has no header line, so no column is known as the target: --target-column N leaves column N out)"
 		}
-		return fmt.Errorf("%s has %d feature columns, the model expects %d%s", d.Source, d.Cols, m.NumFeatures, hint)
+		return fmt.Errorf("%s has %d feature columns, the model expects %d%s", c.source, cols, m.NumFeatures, hint)
 	}
-	if m.FeatureNames == nil || byPosition || d.Format == data.FormatLibSVM || d.NoHeader {
+	if m.FeatureNames == nil || byPosition || c.format == data.FormatLibSVM || c.noHeader {
 		return nil
 	}
 	for j, name := range m.FeatureNames {
-		if d.Features[j] != name {
-			return fmt.Errorf("%s: column %d is %q, the model expects %q (--by-position matches columns by position)", d.Source, j+1, d.Features[j], name)
+		if c.features[j] != name {
+			return fmt.Errorf("%s: column %d is %q, the model expects %q (--by-position matches columns by position)", c.source, j+1, c.features[j], name)
 		}
 	}
 	return nil

@@ -6,6 +6,7 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/spf13/cobra"
 	"github.com/treegen/treegen/codegen"
@@ -45,23 +46,28 @@ are matched by position (--header and --no-header override the guess, and
 			if model == "" {
 				return fmt.Errorf("--model is required")
 			}
-			m, d, err := loadModelAndRows(model, rounds, &df, a.stderr)
-			if err != nil {
-				return err
-			}
 			if leaves && margin {
 				return fmt.Errorf("--leaves and --margin exclude each other")
 			}
+			m, err := loadModelRounds(model, rounds)
+			if err != nil {
+				return err
+			}
+			s, err := df.streamFor(m, false, a.stderr)
+			if err != nil {
+				return err
+			}
+			defer s.Close()
 			return writeOut(out, a.stdout, func(w io.Writer) error {
 				switch {
 				case leaves && prec.Is32():
-					return writeLeaves[float32](w, m, d)
+					return writeLeaves[float32](w, m, s)
 				case leaves:
-					return writeLeaves[float64](w, m, d)
+					return writeLeaves[float64](w, m, s)
 				case prec.Is32():
-					return writePredictions[float32](w, m, d, margin)
+					return writePredictions[float32](w, m, s, margin)
 				}
-				return writePredictions[float64](w, m, d, margin)
+				return writePredictions[float64](w, m, s, margin)
 			})
 		},
 	}
@@ -76,58 +82,114 @@ are matched by position (--header and --no-header override the guess, and
 }
 
 // writePredictions writes the CSV of predictions (or margins) of every row
-// of d, computed by the interpreter in precision F.
-func writePredictions[F runtime.Float](w io.Writer, m *ir.Model, d *data.Dataset, margin bool) error {
+// of s, computed by the interpreter in precision F. The blocks of rows are
+// scored and written out on the goroutines that parse them, and the text
+// is written in file order.
+func writePredictions[F runtime.Float](w io.Writer, m *ir.Model, s *data.Stream, margin bool) error {
 	p, err := runtime.New[F](m)
 	if err != nil {
 		return err
 	}
-	bits := 64
-	if _, ok := any(F(0)).(float32); ok {
-		bits = 32
-	}
-	bw := bufio.NewWriter(w)
+	bits := floatBits[F]()
 	header := outputNames(m, margin)
+	var classes []string
 	if m.IsClassifier() {
 		header = append(header, "class")
+		classes = make([]string, max(m.NumOutputs, 2))
+		for c := range classes {
+			classes[c] = csvField(className(m, c))
+		}
+	}
+	k := m.NumOutputs
+	var scratch sync.Pool
+	s.Prepare = func(b *data.Block) {
+		buf, _ := scratch.Get().(*[]F)
+		if buf == nil {
+			buf = new([]F)
+		}
+		defer scratch.Put(buf)
+		x, out := batchBuffers(*buf, b, k)
+		*buf = x[:cap(x)]
+		if err := p.PredictBatch(x, out, margin); err != nil {
+			panic(err) // the shapes are right by construction
+		}
+		o := b.Out[:0]
+		for r := range b.Rows {
+			row := out[r*k : (r+1)*k]
+			for j, v := range row {
+				if j > 0 {
+					o = append(o, ',')
+				}
+				o = strconv.AppendFloat(o, float64(v), 'g', -1, bits)
+			}
+			if classes != nil {
+				o = append(o, ',')
+				o = append(o, classes[p.ClassOf(row)]...)
+			}
+			o = append(o, '\n')
+		}
+		b.Out = o
 	}
 	for j, h := range header {
-		if j > 0 {
-			bw.WriteByte(',')
-		}
-		bw.WriteString(csvField(h))
+		header[j] = csvField(h)
 	}
+	return writeBlocks(w, s, strings.Join(header, ","))
+}
+
+// batchBuffers returns, from buf, the rows of b in precision F and room for
+// k outputs of each; in float64 the rows are b.X itself.
+func batchBuffers[F runtime.Float](buf []F, b *data.Block, k int) (x, out []F) {
+	n := len(b.X)
+	need := b.Rows * k
+	if xs, ok := any(b.X).([]F); ok {
+		n, x = 0, xs
+	}
+	if cap(buf) < n+need {
+		buf = make([]F, n+need)
+	}
+	buf = buf[:n+need]
+	if n > 0 {
+		x = buf[:n]
+		for i, v := range b.X {
+			x[i] = F(v)
+		}
+	}
+	return x, buf[n:]
+}
+
+// floatBits is 32 for float32 and 64 for float64.
+func floatBits[F runtime.Float]() int {
+	if _, ok := any(F(0)).(float32); ok {
+		return 32
+	}
+	return 64
+}
+
+// writeBlocks writes a header line and then the text of every block of s
+// (its Out, filled by s.Prepare), in file order.
+func writeBlocks(w io.Writer, s *data.Stream, header string) error {
+	bw := bufio.NewWriterSize(w, 1<<16)
+	bw.WriteString(header)
 	bw.WriteByte('\n')
-	x := make([]F, m.NumFeatures)
-	row := make([]F, m.NumOutputs)
-	for i := 0; i < d.Rows; i++ {
-		for j, v := range d.Row(i) {
-			x[j] = F(v)
+	for {
+		b, err := s.Next()
+		if err == io.EOF {
+			break
 		}
-		if margin {
-			p.PredictMargin(x, row)
-		} else {
-			p.Predict(x, row)
+		if err != nil {
+			return err
 		}
-		for k, v := range row {
-			if k > 0 {
-				bw.WriteByte(',')
-			}
-			bw.WriteString(strconv.FormatFloat(float64(v), 'g', -1, bits))
+		if _, err := bw.Write(b.Out); err != nil {
+			return err
 		}
-		if m.IsClassifier() {
-			c, _ := p.PredictClass(x)
-			bw.WriteString("," + csvField(className(m, c)))
-		}
-		bw.WriteByte('\n')
 	}
 	return bw.Flush()
 }
 
-// writeLeaves writes the CSV of the leaves that every row of d reaches in
+// writeLeaves writes the CSV of the leaves that every row of s reaches in
 // each tree: columns tree_0, tree_1, ..., each the index of the leaf's node
 // in its tree (ir.Tree.Nodes), computed in precision F.
-func writeLeaves[F runtime.Float](w io.Writer, m *ir.Model, d *data.Dataset) error {
+func writeLeaves[F runtime.Float](w io.Writer, m *ir.Model, s *data.Stream) error {
 	p, err := runtime.New[F](m)
 	if err != nil {
 		return err
@@ -135,32 +197,34 @@ func writeLeaves[F runtime.Float](w io.Writer, m *ir.Model, d *data.Dataset) err
 	if !p.HardTrees() {
 		return fmt.Errorf("--leaves: the model has soft or latent trees, which send a row to several leaves: leaf indices need hard trees")
 	}
-	leaves := make([]int, p.NumTrees())
-	x := make([]F, m.NumFeatures)
-	bw := bufio.NewWriter(w)
-	for t := range leaves {
-		if t > 0 {
-			bw.WriteByte(',')
-		}
-		bw.WriteString("tree_" + strconv.Itoa(t))
+	trees := p.NumTrees()
+	header := make([]string, trees)
+	for t := range header {
+		header[t] = "tree_" + strconv.Itoa(t)
 	}
-	bw.WriteByte('\n')
-	for i := 0; i < d.Rows; i++ {
-		for j, v := range d.Row(i) {
-			x[j] = F(v)
-		}
-		if err := p.PredictLeaves(x, leaves); err != nil {
-			return err
-		}
-		for t, l := range leaves {
-			if t > 0 {
-				bw.WriteByte(',')
+	cols := m.NumFeatures
+	s.Prepare = func(b *data.Block) {
+		leaves := make([]int, trees)
+		x := make([]F, cols)
+		o := b.Out[:0]
+		for r := range b.Rows {
+			for j, v := range b.X[r*cols : (r+1)*cols] {
+				x[j] = F(v)
 			}
-			bw.WriteString(strconv.Itoa(l))
+			if err := p.PredictLeaves(x, leaves); err != nil {
+				panic(err) // the shapes are right by construction
+			}
+			for t, l := range leaves {
+				if t > 0 {
+					o = append(o, ',')
+				}
+				o = strconv.AppendInt(o, int64(l), 10)
+			}
+			o = append(o, '\n')
 		}
-		bw.WriteByte('\n')
+		b.Out = o
 	}
-	return bw.Flush()
+	return writeBlocks(w, s, strings.Join(header, ","))
 }
 
 // outputNames names the output columns: p_<class> for the probability of a
