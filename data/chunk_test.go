@@ -3,6 +3,7 @@ package data
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"math"
 	"reflect"
 	"strings"
@@ -78,33 +79,36 @@ func next(size, n int) int {
 // across a chunk edge for some chunk size, and compares with the
 // sequential reader.
 func TestChunkEdges(t *testing.T) {
-	tests := []struct {
-		name, in string
-		opts     Options
-	}{
-		{"quoted.csv", "a,\"b\nc\",target\n1,\"2,5\",x\n\"3\r\n\",4,y\n5,\"6\"\"\",z\n", Options{}},
-		{"quoted-ok.csv", "a,\"b\nc\",target\n1,\"2.5\",x\n\"3\",\"4\n\",y\n5,6,\"z\nw\"\n", Options{}},
-		{"crlf.csv", "a,b,target\r\n1,2,3\r\n\r\n4,5,6\r\n7,8,9\r", Options{}},
-		{"crlf.tsv", "a\tb\ttarget\r\n1\t2\t3\r\n4\t5\t6\r\n\r\n", Options{}},
-		{"utf8.tsv", "größe\t温度\ttarget\n1.5\t-2\tjá\n3\t4e-3\tnão\n", Options{}},
-		{"utf8.csv", "größe,温度,target\n1.5,-2,já\n3,4e-3,não\n", Options{}},
-		{"blank.tsv", "a\ttarget\n1\t2\n\n \n3\t4\n", Options{}},
-		{"trailing-blank.tsv", "a\ttarget\n1\t2\n\n \n\n", Options{}},
-		{"leading-blank.tsv", "\n\n\na\ttarget\n1\t2\n", Options{}},
-		{"ragged.csv", "a,b,target\n1,2,3\n1,\"2,3\"\n", Options{}},
-		{"bare-quote.csv", "a,target\n1,2\n3,4\"x\n5,6\n", Options{}},
-		{"unclosed.csv", "a,target\n1,2\n3,\"4\n5,6\n", Options{}},
-		{"noheader.csv", "1,2,3\n4,5,6\n", Options{Header: HeaderAuto, TargetColumn: 2}},
-		{"noheader.tsv", "1\t2\n4\t5\n", Options{Header: HeaderAbsent}},
-		{"bad.tsv", "a\ttarget\n1\t2\n1\tx\n0x1\t3\n", Options{}},
-		{"missing-target.csv", "a,target\n1,2\n3,NA\n", Options{}},
-		{"drop.csv", "a,target,b\n1,,2\n3,x,4\n", Options{DropTarget: true}},
-		{"labels.csv", "target,a\nM,1\nB,2\n7,3\n", Options{}},
-		{"gz.tsv", gzipString("a\ttarget\n1\t2\n3\t4\n"), Options{}},
-	}
-	for _, tt := range tests {
+	for _, tt := range chunkEdgeCases {
 		t.Run(tt.name, func(t *testing.T) { compareChunked(t, tt.name, tt.in, tt.opts) })
 	}
+}
+
+// chunkEdgeCases are files whose parts that are hard to cut lie across a
+// chunk edge for some chunk size.
+var chunkEdgeCases = []struct {
+	name, in string
+	opts     Options
+}{
+	{"quoted.csv", "a,\"b\nc\",target\n1,\"2,5\",x\n\"3\r\n\",4,y\n5,\"6\"\"\",z\n", Options{}},
+	{"quoted-ok.csv", "a,\"b\nc\",target\n1,\"2.5\",x\n\"3\",\"4\n\",y\n5,6,\"z\nw\"\n", Options{}},
+	{"crlf.csv", "a,b,target\r\n1,2,3\r\n\r\n4,5,6\r\n7,8,9\r", Options{}},
+	{"crlf.tsv", "a\tb\ttarget\r\n1\t2\t3\r\n4\t5\t6\r\n\r\n", Options{}},
+	{"utf8.tsv", "größe\t温度\ttarget\n1.5\t-2\tjá\n3\t4e-3\tnão\n", Options{}},
+	{"utf8.csv", "größe,温度,target\n1.5,-2,já\n3,4e-3,não\n", Options{}},
+	{"blank.tsv", "a\ttarget\n1\t2\n\n \n3\t4\n", Options{}},
+	{"trailing-blank.tsv", "a\ttarget\n1\t2\n\n \n\n", Options{}},
+	{"leading-blank.tsv", "\n\n\na\ttarget\n1\t2\n", Options{}},
+	{"ragged.csv", "a,b,target\n1,2,3\n1,\"2,3\"\n", Options{}},
+	{"bare-quote.csv", "a,target\n1,2\n3,4\"x\n5,6\n", Options{}},
+	{"unclosed.csv", "a,target\n1,2\n3,\"4\n5,6\n", Options{}},
+	{"noheader.csv", "1,2,3\n4,5,6\n", Options{Header: HeaderAuto, TargetColumn: 2}},
+	{"noheader.tsv", "1\t2\n4\t5\n", Options{Header: HeaderAbsent}},
+	{"bad.tsv", "a\ttarget\n1\t2\n1\tx\n0x1\t3\n", Options{}},
+	{"missing-target.csv", "a,target\n1,2\n3,NA\n", Options{}},
+	{"drop.csv", "a,target,b\n1,,2\n3,x,4\n", Options{DropTarget: true}},
+	{"labels.csv", "target,a\nM,1\nB,2\n7,3\n", Options{}},
+	{"gz.tsv", gzipString("a\ttarget\n1\t2\n3\t4\n"), Options{}},
 }
 
 func gzipString(s string) string {
@@ -170,4 +174,78 @@ func FuzzParseCell(f *testing.F) {
 			t.Errorf("parseCell(%q) = %v, %v; parseNumber: %v, %v", s, v, st, w, wst)
 		}
 	})
+}
+
+// readStream reads all the blocks of in through a Stream into a Dataset,
+// with the labels of text targets in Labels (in order of appearance) and
+// their index in Y.
+func readStream(in, name string, opts Options) (*Dataset, error) {
+	s, err := OpenStream(strings.NewReader(in), name, opts)
+	if err != nil {
+		return nil, err
+	}
+	defer s.Close()
+	d := &Dataset{Features: s.Features(), Cols: len(s.Features()), NoHeader: s.NoHeader(), Format: s.Format(), Source: name}
+	index := map[string]int{}
+	for {
+		b, err := s.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		d.X = append(d.X, b.X...)
+		d.Rows += b.Rows
+		if !s.HasTarget() {
+			continue
+		}
+		for r, y := range b.Y {
+			if b.YText != nil && b.YText[r] != "" {
+				l := b.YText[r]
+				if _, ok := index[l]; !ok {
+					index[l] = len(d.Labels)
+					d.Labels = append(d.Labels, l)
+				}
+				y = float64(index[l])
+			}
+			d.Y = append(d.Y, y)
+		}
+	}
+	return d, nil
+}
+
+// TestStreamMatchesRead reads the files of TestChunkEdges through a Stream
+// with every chunk size and compares with Read: the same rows, targets
+// and errors, for files whose target column holds numbers only or text
+// only.
+func TestStreamMatchesRead(t *testing.T) {
+	for _, tt := range chunkEdgeCases {
+		t.Run(tt.name, func(t *testing.T) {
+			want, wantErr := refRead(strings.NewReader(tt.in), tt.name, tt.opts)
+			if want != nil && want.Labels != nil {
+				// Read sorts the labels; the stream has them in order of appearance.
+				want.Labels = nil
+				want.Y = nil
+			}
+			for size := 1; size <= 2*len(tt.in)+2; size = next(size, len(tt.in)) {
+				var got *Dataset
+				var err error
+				withChunks(size, 2, func() { got, err = readStream(tt.in, tt.name, tt.opts) })
+				switch {
+				case (err == nil) != (wantErr == nil):
+					t.Fatalf("chunks of %d: error %v, want %v", size, err, wantErr)
+				case err != nil && err.Error() != wantErr.Error():
+					t.Fatalf("chunks of %d: error\n%v\nwant\n%v", size, err, wantErr)
+				case err == nil:
+					if want.Y == nil {
+						got.Labels, got.Y = nil, nil
+					}
+					if diff := sameData(got, want); diff != "" {
+						t.Fatalf("chunks of %d: %s", size, diff)
+					}
+				}
+			}
+		})
+	}
 }

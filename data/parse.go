@@ -13,7 +13,9 @@ import (
 
 // parseChunk parses the records of a TSV or CSV chunk into c.block.X and,
 // when the target column is read, c.tcells and c.tlines (and c.block.Y
-// when withY). It stops at the first error, which it sets in c.err.
+// when withY, where a target out of range is an error: a Stream cannot
+// wait for the end of the column to know whether it holds text). It stops
+// at the first error, which it sets in c.err.
 func (t *table) parseChunk(c *chunk, withY bool) {
 	switch {
 	case t.format == FormatTSV:
@@ -26,10 +28,14 @@ func (t *table) parseChunk(c *chunk, withY bool) {
 	c.block.Line = c.line
 	if withY && t.target >= 0 && !t.drop {
 		c.block.Y = c.block.Y[:0]
-		for _, cell := range c.tcells {
+		for r, cell := range c.tcells {
 			v, st := parseNumber(cell)
-			if st == cellBad {
-				c.text = true
+			switch st {
+			case cellBad:
+				v, c.text = math.NaN(), true
+			case cellRange:
+				c.err = errorf(t.file, int(c.tlines[r]), t.target+1, "cell %s in column %q is out of range", quoteCell(cell), t.names[t.target])
+				return
 			}
 			c.block.Y = append(c.block.Y, v)
 		}

@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	goruntime "runtime"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -286,6 +287,23 @@ func writeOut(path string, w io.Writer, fill func(io.Writer) error) error {
 // classIndex maps target values to the model's class indices: through
 // ClassNames when the model has them, else as integers 0..classes-1.
 func classIndex(m *ir.Model, d *data.Dataset) ([]int, error) {
+	classOf := classMapper(m)
+	idx := make([]int, len(d.Y))
+	for i, y := range d.Y {
+		c, err := classOf(d.LabelName(y), y, d.Labels != nil)
+		if err != nil {
+			return nil, fmt.Errorf("%s: row %d: %v", d.Source, i+1, err)
+		}
+		idx[i] = c
+	}
+	return idx, nil
+}
+
+// classMapper returns the function that maps the target of a row to the
+// model's class index: its name, label, through ClassNames when the model
+// has them; else its value y as an integer 0..classes-1, which a target of
+// text (isText) is not.
+func classMapper(m *ir.Model) func(label string, y float64, isText bool) (int, error) {
 	classes := m.NumOutputs
 	if m.Task == ir.Binary {
 		classes = 2
@@ -294,23 +312,19 @@ func classIndex(m *ir.Model, d *data.Dataset) ([]int, error) {
 	for i, name := range m.ClassNames {
 		byName[name] = i
 	}
-	idx := make([]int, len(d.Y))
-	for i, y := range d.Y {
-		label := d.LabelName(y)
+	return func(label string, y float64, isText bool) (int, error) {
 		if m.ClassNames != nil {
 			c, ok := byName[label]
 			if !ok {
-				return nil, fmt.Errorf("%s: row %d: target %s is not a class of the model (classes: %v)", d.Source, i+1, label, m.ClassNames)
+				return 0, fmt.Errorf("target %s is not a class of the model (classes: %v)", label, m.ClassNames)
 			}
-			idx[i] = c
-			continue
+			return c, nil
 		}
-		if d.Labels != nil || y != math.Trunc(y) || y < 0 || int(y) >= classes {
-			return nil, fmt.Errorf("%s: row %d: target %s is not a class index 0..%d", d.Source, i+1, label, classes-1)
+		if isText || y != math.Trunc(y) || y < 0 || int(y) >= classes {
+			return 0, fmt.Errorf("target %s is not a class index 0..%d", label, classes-1)
 		}
-		idx[i] = int(y)
+		return int(y), nil
 	}
-	return idx, nil
 }
 
 // scores are the evaluation measures of a model on a data set; absent
@@ -357,25 +371,88 @@ func evaluate(m *ir.Model, d *data.Dataset, byPosition bool) (*scores, error) {
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
-	s := &scores{Rows: d.Rows}
-	if !m.IsClassifier() {
-		if k == 1 {
-			s.MSE = some(metrics.MSE(d.Y, preds))
+	var truth []int
+	if m.IsClassifier() {
+		if truth, err = classIndex(m, d); err != nil {
+			return nil, err
 		}
-		return s, nil
 	}
-	truth, err := classIndex(m, d)
+	return summarize(m, p, preds, d.Y, truth), nil
+}
+
+// evaluateStream scores m on the rows of s with the interpreter, block by
+// block. It keeps the predictions and targets of every row, which AUC
+// needs: 8 bytes per output and 8 per target.
+func evaluateStream(m *ir.Model, s *data.Stream) (*scores, error) {
+	if !s.HasTarget() {
+		return nil, fmt.Errorf("%s has no target column to evaluate against", s.Source())
+	}
+	p, err := runtime.New[float64](m)
 	if err != nil {
 		return nil, err
 	}
-	classes := make([]int, d.Rows)
+	k := m.NumOutputs
+	s.Prepare = func(b *data.Block) {
+		b.Scores = slices.Grow(b.Scores[:0], b.Rows*k)[:b.Rows*k]
+		if err := p.PredictBatch(b.X, b.Scores, false); err != nil {
+			panic(err) // the shapes are right by construction
+		}
+	}
+	classOf := classMapper(m)
+	var preds, y []float64
+	var truth []int
+	for {
+		b, err := s.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		preds = append(preds, b.Scores...)
+		if !m.IsClassifier() {
+			y = append(y, b.Y...)
+			continue
+		}
+		first := s.Rows() - b.Rows
+		for r, v := range b.Y {
+			label, text := "", false
+			if b.YText != nil && b.YText[r] != "" {
+				label, text = b.YText[r], true
+			} else {
+				label = strconv.FormatFloat(v+0, 'g', -1, 64) // v+0 turns -0 into +0
+			}
+			c, err := classOf(label, v, text)
+			if err != nil {
+				return nil, fmt.Errorf("%s: row %d: %v", s.Source(), first+r+1, err)
+			}
+			truth = append(truth, c)
+		}
+	}
+	return summarize(m, p, preds, y, truth), nil
+}
+
+// summarize computes the scores of the predictions preds of p (NumOutputs
+// per row) against the targets y of a regression, or the true classes
+// truth of a classifier.
+func summarize(m *ir.Model, p *runtime.Predictor[float64], preds, y []float64, truth []int) *scores {
+	k := m.NumOutputs
+	rows := len(preds) / k
+	s := &scores{Rows: rows}
+	if !m.IsClassifier() {
+		if k == 1 {
+			s.MSE = some(metrics.MSE(y, preds))
+		}
+		return s
+	}
+	classes := make([]int, rows)
 	for i := range classes {
 		classes[i] = p.ClassOf(preds[i*k : (i+1)*k])
 	}
 	s.Accuracy = some(metrics.Accuracy(truth, classes))
 	probs := preds
 	if m.Task == ir.Binary {
-		probs = make([]float64, 2*d.Rows)
+		probs = make([]float64, 2*rows)
 		for i, v := range preds {
 			probs[2*i], probs[2*i+1] = 1-v, v
 		}
@@ -385,7 +462,7 @@ func evaluate(m *ir.Model, d *data.Dataset, byPosition bool) (*scores, error) {
 	if isProbability(probs) {
 		s.LogLoss = some(metrics.LogLoss(truth, probs, k))
 	}
-	return s, nil
+	return s
 }
 
 // isProbability reports whether every value lies in [0, 1].

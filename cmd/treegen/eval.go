@@ -30,11 +30,12 @@ which column is the target (--header and --no-header override the guess).`,
 			if err != nil {
 				return err
 			}
-			d, err := df.readFor(m, true, a.stderr)
+			st, err := df.streamFor(m, true, a.stderr)
 			if err != nil {
 				return err
 			}
-			s, err := evaluate(m, d, df.byPosition)
+			defer st.Close()
+			s, err := evaluateStream(m, st)
 			if err != nil {
 				return err
 			}
