@@ -32,6 +32,9 @@ type chunk struct {
 	// the blank lines that end buf (0 if buf does not end with one), for
 	// the "empty line" error across chunks.
 	firstData, trailBlank int
+
+	// LibSVM: the sparse rows.
+	svm svmChunk
 }
 
 // splitter cuts a text stream into chunks at record boundaries.
@@ -246,6 +249,7 @@ func (p *pipeline) release(c *chunk) {
 	c.firstData, c.trailBlank = 0, 0
 	c.block.X, c.block.Y, c.block.YText = c.block.X[:0], c.block.Y[:0], c.block.YText[:0]
 	c.block.Rows, c.block.Line = 0, 0
+	c.svm.reset()
 	p.free <- c
 }
 

@@ -126,9 +126,10 @@ func FuzzChunked(f *testing.F) {
 	f.Add("a\ttarget\r\n1\t2\r\n\r\n3\t4\n", uint8(1), uint8(0), uint8(5))
 	f.Add("größe,target\n1,já\n", uint8(2), uint8(1), uint8(7))
 	f.Add("1,2\n3,4\n", uint8(2), uint8(1<<4), uint8(2))
+	f.Add("1 1:2 # c\n0 0:1\r\n", uint8(3), uint8(0), uint8(2))
 	f.Fuzz(func(t *testing.T, in string, format, flags, size uint8) {
 		opts := Options{
-			Format:     Format(1 + format%2),
+			Format:     Format(1 + format%3),
 			DropTarget: flags&1 != 0,
 			Header:     Header(flags >> 4 & 3),
 		}

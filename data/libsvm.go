@@ -17,6 +17,164 @@ const (
 	cellsPerPair  = 64
 )
 
+// svmChunk holds the rows of a chunk of a LibSVM file, sparse, and where
+// in it the indices that decide the file's index base and width first are.
+type svmChunk struct {
+	y      []float64
+	rowEnd []int     // rowEnd[r] is the end of row r's entries in idx and val
+	idx    []int32   // feature index of each entry, as written
+	val    []float64 // value of each entry
+	top    int       // highest index, -1 if none
+
+	// Where the first index 0, the first index maxFeatures and the first
+	// highest index are (line 0 if nowhere).
+	zeroLine        int
+	maxLine, maxCol int
+	topLine, topCol int
+}
+
+func (sc *svmChunk) reset() {
+	sc.y, sc.rowEnd, sc.idx, sc.val = sc.y[:0], sc.rowEnd[:0], sc.idx[:0], sc.val[:0]
+	sc.top, sc.zeroLine, sc.maxLine, sc.maxCol, sc.topLine, sc.topCol = -1, 0, 0, 0, 0, 0
+}
+
+// svmParser parses the lines of a LibSVM file.
+type svmParser struct {
+	file     string
+	opts     Options
+	maxIndex int // the highest index allowed
+	bom      int // length of the byte order mark before line 1
+}
+
+// parseChunk parses the lines of a chunk into c.svm, stopping at the first
+// error, which it sets in c.err.
+func (p *svmParser) parseChunk(c *chunk) {
+	sc := &c.svm
+	sc.reset()
+	buf, n := c.buf, c.line-1
+	for len(buf) > 0 {
+		n++
+		line := buf
+		if i := bytes.IndexByte(buf, '\n'); i >= 0 {
+			line, buf = buf[:i], buf[i+1:]
+		} else {
+			buf = nil
+		}
+		if k := len(line); k > 0 && line[k-1] == '\r' {
+			line = line[:k-1]
+		}
+		if err := p.parseLine(sc, line, n); err != nil {
+			c.err = err
+			return
+		}
+	}
+}
+
+// parseLine parses line n into sc.
+func (p *svmParser) parseLine(sc *svmChunk, line []byte, n int) error {
+	off := 1 // converts 0-based offsets in line to 1-based columns
+	if n == 1 {
+		off += p.bom
+	}
+	if i := bytes.IndexByte(line, '#'); i >= 0 {
+		line = line[:i]
+	}
+	pos := 0
+	tok, start := nextToken(line, &pos)
+	if tok == nil {
+		return nil
+	}
+	file, opts := p.file, p.opts
+	if opts.DropTarget {
+		if bytes.IndexByte(tok, ':') >= 0 {
+			pos = start // no label: the token is the first pair
+		}
+	} else {
+		label, st := parseNumber(tok)
+		switch {
+		case st == cellBad:
+			return errorf(file, n, start+off, "label %s %s", quoteCell(tok), notANumber(tok))
+		case st == cellRange:
+			return errorf(file, n, start+off, "label %s is out of range", quoteCell(tok))
+		case math.IsNaN(label):
+			return errorf(file, n, start+off, "missing label %s", quoteCell(tok))
+		}
+		sc.y = append(sc.y, label)
+	}
+	prev := -1
+	for {
+		tok, start := nextToken(line, &pos)
+		if tok == nil {
+			break
+		}
+		c := bytes.IndexByte(tok, ':')
+		if c <= 0 || c == len(tok)-1 {
+			return errorf(file, n, start+off, "expected INDEX:VALUE, got %s", quoteCell(tok))
+		}
+		is, vs := tok[:c], tok[c+1:]
+		if string(is) == "qid" {
+			continue
+		}
+		k, err := strconv.Atoi(string(is))
+		switch {
+		case err != nil && err.(*strconv.NumError).Err == strconv.ErrRange && k > 0:
+			return errorf(file, n, start+off, "index %s exceeds the limit of %d features", is, maxFeatures)
+		case err != nil:
+			return errorf(file, n, start+off, "bad index %s in %s", quoteCell(is), quoteCell(tok))
+		case k == 0 && opts.IndexBase == IndexOne:
+			return errorf(file, n, start+off, "index 0 in a 1-based file: indices start at 1")
+		case k < 0:
+			return errorf(file, n, start+off, "index %d is out of range: indices start at %s", k, indexStart(opts.IndexBase))
+		case k > p.maxIndex:
+			return errorf(file, n, start+off, "index %d exceeds the limit of %d features", k, maxFeatures)
+		case k <= prev:
+			return errorf(file, n, start+off, "index %d follows index %d: indices must be strictly increasing", k, prev)
+		}
+		switch {
+		case k == 0 && sc.zeroLine == 0:
+			sc.zeroLine = n
+		case k == maxFeatures && sc.maxLine == 0:
+			sc.maxLine, sc.maxCol = n, start+off
+		}
+		if k > sc.top {
+			sc.top, sc.topLine, sc.topCol = k, n, start+off
+		}
+		prev = k
+		v, st := parseCell(vs)
+		switch st {
+		case cellBad:
+			return errorf(file, n, start+c+1+off, "value %s of index %d %s", quoteCell(vs), k, notANumber(vs))
+		case cellRange:
+			return errorf(file, n, start+c+1+off, "value %s of index %d is out of range", quoteCell(vs), k)
+		}
+		sc.idx = append(sc.idx, int32(k))
+		sc.val = append(sc.val, v)
+	}
+	sc.rowEnd = append(sc.rowEnd, len(sc.idx))
+	return nil
+}
+
+// merge appends the rows of the next chunk, o, to sc, which holds the rows
+// of the chunks before it.
+func (sc *svmChunk) merge(o *svmChunk) {
+	base := len(sc.idx)
+	sc.y = append(sc.y, o.y...)
+	for _, e := range o.rowEnd {
+		sc.rowEnd = append(sc.rowEnd, base+e)
+	}
+	sc.idx = append(sc.idx, o.idx...)
+	sc.val = append(sc.val, o.val...)
+	if sc.zeroLine == 0 {
+		sc.zeroLine = o.zeroLine
+	}
+	if sc.maxLine == 0 {
+		sc.maxLine, sc.maxCol = o.maxLine, o.maxCol
+	}
+	if o.top > sc.top {
+		sc.top, sc.topLine, sc.topCol = o.top, o.topLine, o.topCol
+	}
+}
+
 func readLibSVM(in *input, opts Options) (*Dataset, error) {
 	if opts.NumFeatures < 0 {
 		return nil, errorf(in.name, 0, 0, "NumFeatures is negative (%d)", opts.NumFeatures)
@@ -24,162 +182,85 @@ func readLibSVM(in *input, opts Options) (*Dataset, error) {
 	if opts.NumFeatures > maxFeatures {
 		return nil, errorf(in.name, 0, 0, "NumFeatures %d exceeds the limit of %d features", opts.NumFeatures, maxFeatures)
 	}
-	maxIndex := maxFeatures // the highest index allowed
+	p := &svmParser{file: in.name, opts: opts, maxIndex: maxFeatures, bom: in.bom}
 	if opts.IndexBase == IndexZero {
-		maxIndex--
+		p.maxIndex--
 	}
-	var (
-		y       []float64
-		rowEnd  []int     // rowEnd[r] is the end of row r's entries in idx and val
-		idx     []int32   // feature index of each entry, as written
-		val     []float64 // value of each entry
-		top     = -1      // highest index seen
-		lr      = &lineReader{br: in.br}
-		sawLine bool // a line was read
-		rows    int
-		// Where the first index 0 and the first index maxFeatures are, for
-		// the errors of a file that turns out 0-based or 1-based.
-		zeroLine        int
-		maxLine, maxCol int
-		// Where the highest index first is, for the error of a matrix too
-		// large.
-		topLine, topCol int
-	)
+	sp := &splitter{src: in.br, in: in, line: 1}
+	pipe := startPipeline(sp, nil, p.parseChunk)
+	defer pipe.stop()
+	all := svmChunk{top: -1}
+	sawLine := false
 	for {
-		line, ok := lr.next()
-		if !ok {
+		c := pipe.next()
+		if c == nil {
 			break
 		}
-		sawLine = true
-		off := 1 // converts 0-based offsets in line to 1-based columns
-		if lr.n == 1 {
-			off += in.bom
+		if c.err != nil {
+			return nil, c.err
 		}
-		if i := bytes.IndexByte(line, '#'); i >= 0 {
-			line = line[:i]
-		}
-		pos := 0
-		tok, start := nextToken(line, &pos)
-		if tok == nil {
-			continue
-		}
-		if opts.DropTarget {
-			if bytes.IndexByte(tok, ':') >= 0 {
-				pos = start // no label: the token is the first pair
-			}
-		} else {
-			label, st := parseNumber(tok)
-			switch {
-			case st == cellBad:
-				return nil, errorf(in.name, lr.n, start+off, "label %s %s", quoteCell(tok), notANumber(tok))
-			case st == cellRange:
-				return nil, errorf(in.name, lr.n, start+off, "label %s is out of range", quoteCell(tok))
-			case math.IsNaN(label):
-				return nil, errorf(in.name, lr.n, start+off, "missing label %s", quoteCell(tok))
-			}
-			y = append(y, label)
-		}
-		prev := -1
-		for {
-			tok, start := nextToken(line, &pos)
-			if tok == nil {
-				break
-			}
-			c := bytes.IndexByte(tok, ':')
-			if c <= 0 || c == len(tok)-1 {
-				return nil, errorf(in.name, lr.n, start+off, "expected INDEX:VALUE, got %s", quoteCell(tok))
-			}
-			is, vs := tok[:c], tok[c+1:]
-			if string(is) == "qid" {
-				continue
-			}
-			k, err := strconv.Atoi(string(is))
-			switch {
-			case err != nil && err.(*strconv.NumError).Err == strconv.ErrRange && k > 0:
-				return nil, errorf(in.name, lr.n, start+off, "index %s exceeds the limit of %d features", is, maxFeatures)
-			case err != nil:
-				return nil, errorf(in.name, lr.n, start+off, "bad index %s in %s", quoteCell(is), quoteCell(tok))
-			case k == 0 && opts.IndexBase == IndexOne:
-				return nil, errorf(in.name, lr.n, start+off, "index 0 in a 1-based file: indices start at 1")
-			case k < 0:
-				return nil, errorf(in.name, lr.n, start+off, "index %d is out of range: indices start at %s", k, indexStart(opts.IndexBase))
-			case k > maxIndex:
-				return nil, errorf(in.name, lr.n, start+off, "index %d exceeds the limit of %d features", k, maxFeatures)
-			case k <= prev:
-				return nil, errorf(in.name, lr.n, start+off, "index %d follows index %d: indices must be strictly increasing", k, prev)
-			}
-			switch {
-			case k == 0 && zeroLine == 0:
-				zeroLine = lr.n
-			case k == maxFeatures && maxLine == 0:
-				maxLine, maxCol = lr.n, start+off
-			}
-			if k > top {
-				top, topLine, topCol = k, lr.n, start+off
-			}
-			prev = k
-			v, st := parseNumber(vs)
-			switch st {
-			case cellBad:
-				return nil, errorf(in.name, lr.n, start+c+1+off, "value %s of index %d %s", quoteCell(vs), k, notANumber(vs))
-			case cellRange:
-				return nil, errorf(in.name, lr.n, start+c+1+off, "value %s of index %d is out of range", quoteCell(vs), k)
-			}
-			idx = append(idx, int32(k))
-			val = append(val, v)
-		}
-		rows++
-		rowEnd = append(rowEnd, len(idx))
-	}
-	if lr.err != nil {
-		return nil, in.readErr(lr.err)
+		sawLine = sawLine || len(c.buf) > 0
+		all.merge(&c.svm)
+		pipe.release(c)
 	}
 	if !sawLine {
 		return nil, errorf(in.name, 0, 0, "empty file")
 	}
+	rows := len(all.rowEnd)
 	if rows == 0 {
 		return nil, errorf(in.name, 0, 0, "no data rows")
 	}
 	base := 1
-	if opts.IndexBase == IndexZero || (opts.IndexBase == IndexAuto && zeroLine > 0) {
+	if opts.IndexBase == IndexZero || (opts.IndexBase == IndexAuto && all.zeroLine > 0) {
 		base = 0
 	}
-	if base == 0 && maxLine > 0 {
+	if base == 0 && all.maxLine > 0 {
 		msg := "index %d exceeds the limit of %d features in a 0-based file"
 		if opts.IndexBase == IndexAuto {
-			msg += fmt.Sprintf(" (0-based since line %d has index 0)", zeroLine)
+			msg += fmt.Sprintf(" (0-based since line %d has index 0)", all.zeroLine)
 		}
-		return nil, errorf(in.name, maxLine, maxCol, msg, maxFeatures, maxFeatures)
+		return nil, errorf(in.name, all.maxLine, all.maxCol, msg, maxFeatures, maxFeatures)
 	}
+	top := all.top
 	ncols := max(opts.NumFeatures, top+1-base)
-	if budget := max(minCellBudget, cellsPerPair*len(idx)); ncols > 0 && rows > budget/ncols {
+	if budget := max(minCellBudget, cellsPerPair*len(all.idx)); ncols > 0 && rows > budget/ncols {
 		msg := fmt.Sprintf("a dense matrix of %d rows × %d columns = %d cells, more than the limit of max(%d, %d × %d INDEX:VALUE pairs) = %d cells: the file is too sparse to be read densely",
-			rows, ncols, int64(rows)*int64(ncols), minCellBudget, cellsPerPair, len(idx), budget)
+			rows, ncols, int64(rows)*int64(ncols), minCellBudget, cellsPerPair, len(all.idx), budget)
 		if ncols > top+1-base {
 			return nil, errorf(in.name, 0, 0, "NumFeatures %d makes %s", opts.NumFeatures, msg)
 		}
-		return nil, errorf(in.name, topLine, topCol, "index %d makes %s", top, msg)
+		return nil, errorf(in.name, all.topLine, all.topCol, "index %d makes %s", top, msg)
 	}
 	x := make([]float64, rows*ncols)
-	if opts.Absent == AbsentMissing {
+	all.densify(x, ncols, base, opts.Absent)
+	features := make([]string, ncols)
+	for i := range features {
+		features[i] = "f" + strconv.Itoa(i+base)
+	}
+	var y []float64
+	if !opts.DropTarget {
+		y = all.y
+	}
+	return &Dataset{Features: features, X: x, Y: y, Rows: rows, Cols: ncols}, nil
+}
+
+// densify writes the rows of sc into x, ncols to a row, index base at
+// column 0; absent entries are 0 or NaN as absent says.
+func (sc *svmChunk) densify(x []float64, ncols, base int, absent Absent) {
+	if absent == AbsentMissing {
 		nan := math.NaN()
 		for i := range x {
 			x[i] = nan
 		}
 	}
 	begin := 0
-	for r, end := range rowEnd {
+	for r, end := range sc.rowEnd {
 		row := x[r*ncols : (r+1)*ncols]
 		for e := begin; e < end; e++ {
-			row[int(idx[e])-base] = val[e]
+			row[int(sc.idx[e])-base] = sc.val[e]
 		}
 		begin = end
 	}
-	features := make([]string, ncols)
-	for i := range features {
-		features[i] = "f" + strconv.Itoa(i+base)
-	}
-	return &Dataset{Features: features, X: x, Y: y, Rows: rows, Cols: ncols}, nil
 }
 
 // indexStart says where the indices of a LibSVM file start.

@@ -44,7 +44,6 @@ func Read(r io.Reader, name string, opts Options) (*Dataset, error) {
 	var d *Dataset
 	switch format {
 	case FormatTSV, FormatCSV:
-		// Read errors reach the reader in file order with the chunks.
 		d, err = readText(in, format, opts, fileSize(r, in))
 	case FormatParquet:
 		return nil, errorf(name, 0, 0, "Parquet data must be read from a file (ReadFile), not a stream")
@@ -52,10 +51,8 @@ func Read(r io.Reader, name string, opts Options) (*Dataset, error) {
 		d, err = readLibSVM(in, opts)
 	}
 	if err != nil {
-		if format == FormatLibSVM && in.rec.err != nil {
-			// A damaged stream explains any error found in what was read.
-			return nil, in.readErr(in.rec.err)
-		}
+		// A read error reaches the reader in file order, as a chunk's: it
+		// explains any error in the records it cut short.
 		return nil, err
 	}
 	d.Source = name
@@ -244,50 +241,6 @@ func (e *errRecorder) Read(p []byte) (int, error) {
 		e.err = err
 	}
 	return n, err
-}
-
-// lineReader returns the lines of a bufio.Reader without their line
-// endings. A partial line cut short by a read error is not returned.
-type lineReader struct {
-	br  *bufio.Reader
-	acc []byte
-	n   int   // number of the last line returned
-	err error // read error other than io.EOF
-}
-
-// next returns the next line, valid until the following call, or false at
-// the end of the input or on a read error (then lr.err is set).
-func (lr *lineReader) next() ([]byte, bool) {
-	lr.acc = lr.acc[:0]
-	for {
-		b, err := lr.br.ReadSlice('\n')
-		if err == bufio.ErrBufferFull {
-			lr.acc = append(lr.acc, b...)
-			continue
-		}
-		line := b
-		if len(lr.acc) > 0 {
-			lr.acc = append(lr.acc, b...)
-			line = lr.acc
-		}
-		if err != nil {
-			if err != io.EOF {
-				lr.err = err
-				return nil, false
-			}
-			if len(line) == 0 {
-				return nil, false
-			}
-		}
-		lr.n++
-		if n := len(line); n > 0 && line[n-1] == '\n' {
-			line = line[:n-1]
-		}
-		if n := len(line); n > 0 && line[n-1] == '\r' {
-			line = line[:n-1]
-		}
-		return line, true
-	}
 }
 
 func isSpace(c byte) bool {

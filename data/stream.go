@@ -86,9 +86,6 @@ func OpenStream(r io.Reader, name string, opts Options) (*Stream, error) {
 	default:
 		d, err := readLibSVM(in, opts)
 		if err != nil {
-			if in.rec.err != nil {
-				return nil, in.readErr(in.rec.err)
-			}
 			return nil, err
 		}
 		s.whole, s.features, s.target = d, d.Features, d.Y != nil
