@@ -261,3 +261,17 @@ func TestStreamMatchesRead(t *testing.T) {
 		})
 	}
 }
+
+// TestStreamLibSVMWidth checks the error of an index past the width that a
+// stream of a LibSVM file is given.
+func TestStreamLibSVMWidth(t *testing.T) {
+	in := "1 1:1\n0 2:1 7:2\n1 9:1\n"
+	for _, size := range []int{1, 5, 100} {
+		var err error
+		withChunks(size, 2, func() { _, err = readStream(in, "x.libsvm", Options{IndexBase: IndexOne, NumFeatures: 5}) })
+		want := "x.libsvm:2:7: index 7 is past the 5 features read (NumFeatures 5, indices from 1)"
+		if err == nil || err.Error() != want {
+			t.Errorf("chunks of %d: error %v, want %s", size, err, want)
+		}
+	}
+}

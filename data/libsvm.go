@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 )
 
@@ -44,6 +45,54 @@ type svmParser struct {
 	opts     Options
 	maxIndex int // the highest index allowed
 	bom      int // length of the byte order mark before line 1
+	width    int // the number of features when a stream gives it, else 0
+}
+
+func newSVMParser(in *input, opts Options) *svmParser {
+	p := &svmParser{file: in.name, opts: opts, maxIndex: maxFeatures, bom: in.bom}
+	if opts.IndexBase == IndexZero {
+		p.maxIndex--
+	}
+	return p
+}
+
+// base returns the index of the first feature when the options give it.
+func (p *svmParser) base() int {
+	if p.opts.IndexBase == IndexZero {
+		return 0
+	}
+	return 1
+}
+
+// svmFeatures names the features of a LibSVM file: f<index>.
+func svmFeatures(ncols, base int) []string {
+	features := make([]string, ncols)
+	for i := range features {
+		features[i] = "f" + strconv.Itoa(i+base)
+	}
+	return features
+}
+
+// parseBlock parses a chunk of a file whose index base and width, ncols,
+// are known, into the dense rows of c.block. An index past the width is an
+// error at its line and column.
+func (p *svmParser) parseBlock(c *chunk, ncols int) {
+	p.parseChunk(c)
+	if c.err != nil {
+		return
+	}
+	sc := &c.svm
+	base := p.base()
+	b := &c.block
+	b.Rows, b.Line = len(sc.rowEnd), c.line
+	b.X = slices.Grow(b.X[:0], b.Rows*ncols)[:b.Rows*ncols]
+	if p.opts.Absent == AbsentZero {
+		clear(b.X)
+	}
+	sc.densify(b.X, ncols, base, p.opts.Absent)
+	if !p.opts.DropTarget {
+		b.Y = append(b.Y[:0], sc.y...)
+	}
 }
 
 // parseChunk parses the lines of a chunk into c.svm, stopping at the first
@@ -129,6 +178,8 @@ func (p *svmParser) parseLine(sc *svmChunk, line []byte, n int) error {
 			return errorf(file, n, start+off, "index %d exceeds the limit of %d features", k, maxFeatures)
 		case k <= prev:
 			return errorf(file, n, start+off, "index %d follows index %d: indices must be strictly increasing", k, prev)
+		case p.width > 0 && k-p.base() >= p.width:
+			return errorf(file, n, start+off, "index %d is past the %d features read (NumFeatures %d, indices from %d)", k, p.width, p.width, p.base())
 		}
 		switch {
 		case k == 0 && sc.zeroLine == 0:
@@ -182,10 +233,7 @@ func readLibSVM(in *input, opts Options) (*Dataset, error) {
 	if opts.NumFeatures > maxFeatures {
 		return nil, errorf(in.name, 0, 0, "NumFeatures %d exceeds the limit of %d features", opts.NumFeatures, maxFeatures)
 	}
-	p := &svmParser{file: in.name, opts: opts, maxIndex: maxFeatures, bom: in.bom}
-	if opts.IndexBase == IndexZero {
-		p.maxIndex--
-	}
+	p := newSVMParser(in, opts)
 	sp := &splitter{src: in.br, in: in, line: 1}
 	pipe := startPipeline(sp, nil, p.parseChunk)
 	defer pipe.stop()
@@ -233,10 +281,7 @@ func readLibSVM(in *input, opts Options) (*Dataset, error) {
 	}
 	x := make([]float64, rows*ncols)
 	all.densify(x, ncols, base, opts.Absent)
-	features := make([]string, ncols)
-	for i := range features {
-		features[i] = "f" + strconv.Itoa(i+base)
-	}
+	features := svmFeatures(ncols, base)
 	var y []float64
 	if !opts.DropTarget {
 		y = all.y

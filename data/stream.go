@@ -11,11 +11,13 @@ import (
 
 // Stream reads the rows of a data file block by block, so that a file of
 // any size can be scored in memory that does not grow with it. Text files
-// (TSV, CSV) are cut into chunks of whole records, which are parsed on
-// every core (GOMAXPROCS goroutines) and handed back in file order; a
-// Parquet file is read row group by row group. LibSVM files, whose index
-// base and width depend on all their lines, are read whole and handed out
-// in blocks.
+// are cut into chunks of whole records, which are parsed on every core
+// (GOMAXPROCS goroutines) and handed back in file order; a Parquet file is
+// read row group by row group. A LibSVM file streams when [Options] give
+// its IndexBase (IndexOne or IndexZero) and NumFeatures, its width: an
+// index past NumFeatures is then an error. Otherwise its index base and
+// width depend on all its lines, and it is read whole and handed out in
+// blocks.
 //
 // A Stream reads a file as [Read] does, with the same errors at the same
 // lines and columns, with one difference: the targets of a block are
@@ -38,7 +40,9 @@ type Stream struct {
 	cur   *chunk
 	blank int // TSV: first blank line not yet followed by data
 
-	// LibSVM files, read whole.
+	// LibSVM files, streamed when their index base and width are given,
+	// else read whole.
+	svm   *svmParser
 	whole *Dataset
 	pos   int
 	block Block
@@ -84,6 +88,15 @@ func OpenStream(r io.Reader, name string, opts Options) (*Stream, error) {
 	case FormatParquet:
 		return nil, errorf(name, 0, 0, "Parquet data must be read from a file: it cannot be streamed")
 	default:
+		if opts.IndexBase != IndexAuto && opts.NumFeatures > 0 && opts.NumFeatures <= maxFeatures {
+			// The base and the width are known: the file streams.
+			s.svm = newSVMParser(in, opts)
+			s.svm.width = opts.NumFeatures
+			s.sp = &splitter{src: in.br, in: in, line: 1}
+			s.features = svmFeatures(opts.NumFeatures, s.svm.base())
+			s.target = !opts.DropTarget
+			break
+		}
 		d, err := readLibSVM(in, opts)
 		if err != nil {
 			return nil, err
@@ -189,7 +202,11 @@ func (s *Stream) next() (*Block, error) {
 
 // parse parses a chunk of a text file, on a goroutine of the pipeline.
 func (s *Stream) parse(c *chunk) {
-	s.t.parseChunk(c, true)
+	if s.svm != nil {
+		s.svm.parseBlock(c, len(s.features))
+	} else {
+		s.t.parseChunk(c, true)
+	}
 	if c.err == nil && s.Prepare != nil && c.block.Rows > 0 {
 		s.Prepare(&c.block)
 	}
