@@ -15,6 +15,11 @@ type Dataset struct {
 	Format     Format    // format the file was read as; FormatAuto if built in memory
 	Features   []string  // column names, len == Cols
 	X          []float64 // Rows*Cols, row-major; NaN marks a missing value
+	// X32 holds the features instead of X, in half the memory, when the
+	// data set was read with [Options].Compact and every value of the file
+	// is a float32 exactly; X is nil then. Such a data set is compact (see
+	// [Dataset.IsCompact]); [Dataset.Expand] turns it into X.
+	X32 []float32
 	Y          []float64 // len == Rows, or nil when the file has no target column
 	Rows, Cols int
 
@@ -34,32 +39,123 @@ type Dataset struct {
 
 // Row returns the features of row i as a slice of X, without copying.
 // Its capacity is limited to Cols, so appending to it never overwrites the
-// next row. Row panics if i is out of range.
+// next row. Of a compact data set it returns a copy. Row panics if i is out
+// of range.
 func (d *Dataset) Row(i int) []float64 {
 	lo, hi := i*d.Cols, (i+1)*d.Cols
+	if d.IsCompact() {
+		row := make([]float64, d.Cols)
+		for j, v := range d.X32[lo:hi] {
+			row[j] = widen(v)
+		}
+		return row
+	}
 	return d.X[lo:hi:hi]
+}
+
+// IsCompact reports whether d holds its features in X32 rather than X.
+func (d *Dataset) IsCompact() bool { return d.X == nil && d.X32 != nil }
+
+// At returns feature f of row r, from X or X32.
+func (d *Dataset) At(r, f int) float64 {
+	if d.X == nil && d.X32 != nil {
+		return widen(d.X32[r*d.Cols+f])
+	}
+	return d.X[r*d.Cols+f]
+}
+
+// Column copies feature f of every row into dst, grown if it is too short,
+// and returns dst[:Rows].
+func (d *Dataset) Column(f int, dst []float64) []float64 {
+	dst = slices.Grow(dst[:0], d.Rows)[:d.Rows]
+	if d.IsCompact() {
+		for r := range dst {
+			dst[r] = widen(d.X32[r*d.Cols+f])
+		}
+		return dst
+	}
+	for r := range dst {
+		dst[r] = d.X[r*d.Cols+f]
+	}
+	return dst
+}
+
+// Expand turns a compact data set into one with its features in X, as
+// float64 (the same values), and drops X32. It does nothing to a data set
+// that is not compact.
+func (d *Dataset) Expand() {
+	if !d.IsCompact() {
+		return
+	}
+	d.X = make([]float64, len(d.X32))
+	for i, v := range d.X32 {
+		d.X[i] = widen(v)
+	}
+	d.X32 = nil
+}
+
+// widen returns v as a float64, and a NaN as math.NaN(), the NaN that
+// reading a missing value gives, so that a compact data set has the bits
+// of the one it was read as.
+func widen(v float32) float64 {
+	if v != v {
+		return math.NaN()
+	}
+	return float64(v)
+}
+
+// compact stores the features in X32 when every one is a float32 exactly.
+func (d *Dataset) compact() {
+	if d.X == nil || !exact32(d.X) {
+		return
+	}
+	d.X32 = make([]float32, len(d.X))
+	for i, v := range d.X {
+		d.X32[i] = float32(v)
+	}
+	d.X = nil
+}
+
+// exact32 reports whether every value of x is a float32 exactly (NaN and
+// the infinities are).
+func exact32(x []float64) bool {
+	for _, v := range x {
+		if float64(float32(v)) != v && v == v {
+			return false
+		}
+	}
+	return true
 }
 
 // Subset returns a new Dataset holding copies of the given rows, in the
 // given order (a row may appear more than once), with the same columns,
-// Source, Format, NoHeader and Labels (a copy of them). Y is nil in the result when
+// Source, Format, NoHeader and Labels (a copy of them), compact if d is. Y is nil in the result when
 // it is nil in d. Subset panics if a row index is out of range.
 func (d *Dataset) Subset(rows []int) *Dataset {
 	s := &Dataset{
 		Source:   d.Source,
 		Format:   d.Format,
 		Features: slices.Clone(d.Features),
-		X:        make([]float64, len(rows)*d.Cols),
 		Rows:     len(rows),
 		Cols:     d.Cols,
 		Labels:   slices.Clone(d.Labels),
 		NoHeader: d.NoHeader,
 	}
+	if d.IsCompact() {
+		s.X32 = make([]float32, len(rows)*d.Cols)
+	} else {
+		s.X = make([]float64, len(rows)*d.Cols)
+	}
 	if d.Y != nil {
 		s.Y = make([]float64, len(rows))
 	}
+	c := d.Cols
 	for k, r := range rows {
-		copy(s.X[k*d.Cols:(k+1)*d.Cols], d.Row(r))
+		if s.X32 != nil {
+			copy(s.X32[k*c:(k+1)*c], d.X32[r*c:(r+1)*c])
+		} else {
+			copy(s.X[k*c:(k+1)*c], d.X[r*c:(r+1)*c])
+		}
 		if d.Y != nil {
 			s.Y[k] = d.Y[r]
 		}
@@ -225,6 +321,12 @@ type Options struct {
 	// target is then found by name, Target). Target must be "" when it is
 	// set.
 	TargetColumn int
+	// Compact stores the features in [Dataset].X32, 4 bytes a value
+	// rather than 8, when every value of the file is a float32 exactly (as
+	// numbers written with at most 7 significant digits often are not, and
+	// numbers written from float32 always are); otherwise in X as usual.
+	// The values are the same either way.
+	Compact bool
 	// MaxExpansion bounds how much gzip-compressed input may expand:
 	// reading fails once the decompressed bytes exceed both 1 MiB and
 	// MaxExpansion times the compressed bytes read so far. 0 means

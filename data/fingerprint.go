@@ -20,14 +20,21 @@ import (
 func (d *Dataset) Fingerprint() map[string]string {
 	h := sha256.New()
 	buf := make([]byte, 0, 8*1024)
-	for _, xs := range [][]float64{d.X, d.Y} {
-		for _, v := range xs {
-			buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(v))
-			if len(buf) == cap(buf) {
-				h.Write(buf)
-				buf = buf[:0]
-			}
+	add := func(v float64) {
+		buf = binary.LittleEndian.AppendUint64(buf, math.Float64bits(v))
+		if len(buf) == cap(buf) {
+			h.Write(buf)
+			buf = buf[:0]
 		}
+	}
+	for _, v := range d.X {
+		add(v)
+	}
+	for _, v := range d.X32 { // as float64: the same hash as expanded
+		add(widen(v))
+	}
+	for _, v := range d.Y {
+		add(v)
 	}
 	if d.Labels != nil {
 		for _, l := range d.Labels {

@@ -57,6 +57,9 @@ func Read(r io.Reader, name string, opts Options) (*Dataset, error) {
 	}
 	d.Source = name
 	d.Format = format
+	if opts.Compact {
+		d.compact()
+	}
 	return d, nil
 }
 

@@ -438,6 +438,9 @@ func readText(in *input, format Format, opts Options, size int64) (*Dataset, err
 	s := &Stream{name: in.name, t: t}
 	p := startPipeline(sp, first, func(c *chunk) { t.parseChunk(c, false) })
 	defer p.stop()
+	compact := opts.Compact
+	var x32 []float32
+	room := 0
 	for {
 		c := p.next()
 		if c == nil {
@@ -456,15 +459,45 @@ func readText(in *input, format Format, opts Options, size int64) (*Dataset, err
 		if c.err != nil {
 			return nil, c.err
 		}
-		if t.x == nil && c.block.Rows > 0 && size > 0 {
+		x := c.block.X
+		if compact && !exact32(x) {
+			// A value that float32 does not hold: float64 from now on.
+			compact = false
+			t.x = make([]float64, len(x32), max(cap(x32), len(x32)+len(x)))
+			for i, v := range x32 {
+				t.x[i] = widen(v)
+			}
+			x32 = nil
+		}
+		if room == 0 && c.block.Rows > 0 && size > 0 {
 			// Room for the rows the file holds at the density of its first
 			// chunk, and 2% more, so that the rows are copied once.
-			cells := float64(len(c.block.X)) / float64(len(c.buf)) * float64(size) * 1.02
-			t.x = make([]float64, 0, int(min(cells, 1<<34)))
+			room = int(min(float64(len(x))/float64(len(c.buf))*float64(size)*1.02, 1<<34))
+			if compact {
+				x32 = make([]float32, 0, room)
+			} else {
+				t.x = make([]float64, 0, room)
+			}
 		}
-		t.x = append(t.x, c.block.X...)
+		if compact {
+			for _, v := range x {
+				x32 = append(x32, float32(v))
+			}
+		} else {
+			t.x = append(t.x, x...)
+		}
 		t.rows += c.block.Rows
 		p.release(c)
+	}
+	if compact {
+		d, err := t.dataset()
+		if err == nil {
+			d.X, d.X32 = nil, x32
+			if x32 == nil {
+				d.X32 = []float32{} // no feature columns
+			}
+		}
+		return d, err
 	}
 	return t.dataset()
 }
