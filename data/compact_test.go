@@ -59,6 +59,9 @@ func checkSameRows(t *testing.T, got, want *Dataset) {
 			}
 		}
 	}
+	if b, w := got.Block(1, want.Rows, nil), want.X[want.Cols:]; len(b) != len(w) || len(w) > 0 && !same(b[len(b)-1], w[len(w)-1]) {
+		t.Fatalf("Block(1, %d) has %d values, want %d", want.Rows, len(b), len(w))
+	}
 	for f := range want.Cols {
 		col := got.Column(f, nil)
 		for r, v := range col {

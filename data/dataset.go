@@ -11,15 +11,15 @@ import (
 
 // Dataset is a dense, row-major table of float64 features with an optional target.
 type Dataset struct {
-	Source     string    // file name it was read from ("" if built in memory)
-	Format     Format    // format the file was read as; FormatAuto if built in memory
-	Features   []string  // column names, len == Cols
-	X          []float64 // Rows*Cols, row-major; NaN marks a missing value
+	Source   string    // file name it was read from ("" if built in memory)
+	Format   Format    // format the file was read as; FormatAuto if built in memory
+	Features []string  // column names, len == Cols
+	X        []float64 // Rows*Cols, row-major; NaN marks a missing value
 	// X32 holds the features instead of X, in half the memory, when the
 	// data set was read with [Options].Compact and every value of the file
 	// is a float32 exactly; X is nil then. Such a data set is compact (see
 	// [Dataset.IsCompact]); [Dataset.Expand] turns it into X.
-	X32 []float32
+	X32        []float32
 	Y          []float64 // len == Rows, or nil when the file has no target column
 	Rows, Cols int
 
@@ -51,6 +51,20 @@ func (d *Dataset) Row(i int) []float64 {
 		return row
 	}
 	return d.X[lo:hi:hi]
+}
+
+// Block returns the features of rows lo to hi-1, row-major: a slice of X,
+// or, for a compact data set, dst (grown if it is too short) holding them
+// as float64.
+func (d *Dataset) Block(lo, hi int, dst []float64) []float64 {
+	if !d.IsCompact() {
+		return d.X[lo*d.Cols : hi*d.Cols : hi*d.Cols]
+	}
+	dst = slices.Grow(dst[:0], (hi-lo)*d.Cols)
+	for _, v := range d.X32[lo*d.Cols : hi*d.Cols] {
+		dst = append(dst, widen(v))
+	}
+	return dst
 }
 
 // IsCompact reports whether d holds its features in X32 rather than X.

@@ -366,7 +366,7 @@ func evaluate(m *ir.Model, d *data.Dataset, byPosition bool) (*scores, error) {
 	errs := make([]error, blocks)
 	parallel.For(blocks, goruntime.GOMAXPROCS(0), func(b int) {
 		lo, hi := b*block, min(d.Rows, (b+1)*block)
-		errs[b] = p.PredictBatch(d.X[lo*d.Cols:hi*d.Cols], preds[lo*k:hi*k], false)
+		errs[b] = p.PredictBatch(d.Block(lo, hi, nil), preds[lo*k:hi*k], false)
 	})
 	if err := errors.Join(errs...); err != nil {
 		return nil, err

@@ -17,7 +17,7 @@ import (
 )
 
 func (a *app) trainGBDTCmd() *cobra.Command {
-	var f commonTrainFlags
+	f := commonTrainFlags{compact: true}
 	var o gbdt.Options
 	var objective, valid, weight, monotone, categorical string
 	var validFraction float64
@@ -363,7 +363,7 @@ func takeWeights(d *data.Dataset, name string) ([]float64, *data.Dataset, error)
 	w := make([]float64, d.Rows)
 	sum := 0.0
 	for r := range d.Rows {
-		v := d.Row(r)[j]
+		v := d.At(r, j)
 		if !(v >= 0) || math.IsInf(v, 0) {
 			return nil, nil, fmt.Errorf("%s: row %d: the weight (column %q) is %v; weights must be finite numbers >= 0", d.Source, r+1, name, v)
 		}
@@ -376,12 +376,21 @@ func takeWeights(d *data.Dataset, name string) ([]float64, *data.Dataset, error)
 	out := *d
 	out.Features = slices.Delete(slices.Clone(d.Features), j, j+1)
 	out.Cols = d.Cols - 1
-	out.X = make([]float64, 0, d.Rows*out.Cols)
-	for r := range d.Rows {
-		row := d.Row(r)
-		out.X = append(append(out.X, row[:j]...), row[j+1:]...)
-	}
+	out.X, out.X32 = dropColumn(d.X, d.Cols, j), dropColumn(d.X32, d.Cols, j)
 	return w, &out, nil
+}
+
+// dropColumn returns a copy of the rows of x, cols values each, without
+// column j; nil if x is nil.
+func dropColumn[F float32 | float64](x []F, cols, j int) []F {
+	if x == nil {
+		return nil
+	}
+	out := make([]F, 0, len(x)/cols*(cols-1))
+	for lo := 0; lo < len(x); lo += cols {
+		out = append(append(out, x[lo:lo+j]...), x[lo+j+1:lo+cols]...)
+	}
+	return out
 }
 
 // offHint tells how to turn off a regulariser that must be > 0.

@@ -26,6 +26,9 @@ type commonTrainFlags struct {
 	absent                        data.Absent
 	base                          data.IndexBase
 	model                         *ir.Model // the model written, for --test
+	// compact reads the data files with data.Options.Compact, for a
+	// trainer that reads compact data sets.
+	compact bool
 }
 
 // save writes the trained model m to --out ("-": the standard output) and
@@ -55,7 +58,7 @@ func (a *app) saveModel(path string, m *ir.Model) error {
 // read reads a labelled data file (training, validation or test data) as
 // the flags say.
 func (f *commonTrainFlags) read(path string) (*data.Dataset, error) {
-	return readDataWith(path, data.Options{Target: f.target, RequireTarget: true, Absent: f.absent, IndexBase: f.base})
+	return readDataWith(path, data.Options{Target: f.target, RequireTarget: true, Absent: f.absent, IndexBase: f.base, Compact: f.compact})
 }
 
 // register adds the flags to cmd, and scores the model written on the

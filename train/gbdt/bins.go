@@ -92,10 +92,12 @@ func newBinnedCat(d *data.Dataset, maxBins, threads int, cat []bool) *binned {
 	}
 	parallel.For(groups, threads, func(group int) {
 		vals := make([]float64, 0, n)
+		var col []float64
 		for f := 4 * group; f < min(4*group+4, p); f++ {
+			col = d.Column(f, col)
 			vals = vals[:0]
-			for r := range n {
-				if v := d.X[r*p+f]; v == v {
+			for _, v := range col {
+				if v == v {
 					vals = append(vals, v+0) // + 0 turns -0 into +0
 				}
 			}
@@ -128,8 +130,7 @@ func newBinnedCat(d *data.Dataset, maxBins, threads int, cat []bool) *binned {
 			words := b.packed[(f/4)*n : (f/4+1)*n]
 			shift := 8 * uint(f%4)
 			nan := uint32(len(e) + 1)
-			for r := range n {
-				v := d.X[r*p+f]
+			for r, v := range col {
 				bin := nan
 				if v == v {
 					bin = uint32(binOf(e, v))

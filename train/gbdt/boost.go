@@ -91,6 +91,12 @@ func newBooster(train, valid *data.Dataset, opts Options, start time.Time) (*boo
 	if err != nil {
 		return nil, err
 	}
+	if valid != nil && valid.IsCompact() {
+		// Validation rows are scored tree by tree, row by row: in float64.
+		v := *valid
+		v.Expand()
+		valid = &v
+	}
 	if err := checkData(train, valid); err != nil {
 		return nil, err
 	}

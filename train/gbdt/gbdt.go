@@ -498,11 +498,10 @@ const maxCategories = 256
 // checkCategories returns an error unless every value of feature f of d
 // is NaN or a category, and there are few enough categories.
 func checkCategories(d *data.Dataset, f int) error {
-	p := d.Cols
 	seen := map[float64]bool{}
 	missing := false
 	for r := range d.Rows {
-		v := d.X[r*p+f]
+		v := d.At(r, f)
 		if v != v {
 			missing = true
 			continue
@@ -558,7 +557,7 @@ func Train(train, valid *data.Dataset, opts Options) (*ir.Model, error) {
 // well-formed data sets with finite targets, valid has the columns of
 // train, and both have few enough rows for this trainer's int32 indices.
 func checkData(train, valid *data.Dataset) error {
-	if err := trainset.Check(train, "training"); err != nil {
+	if err := trainset.CheckCompact(train, "training"); err != nil {
 		return fmt.Errorf("gbdt: %w", err)
 	}
 	if valid != nil {

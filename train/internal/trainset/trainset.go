@@ -18,6 +18,23 @@ import (
 // target. what names it in errors ("training", "validation"); the errors
 // read well after the trainer's name: "tel: the training set has no rows".
 func Check(d *data.Dataset, what string) error {
+	if d != nil && d.IsCompact() {
+		return fmt.Errorf("the %s set is compact (float32 features, data.Options.Compact), which this trainer does not read: expand it with Dataset.Expand", what)
+	}
+	return check(d, what)
+}
+
+// CheckCompact is Check for a trainer that reads compact data sets as well
+// (through data.Dataset.At, Column and Row).
+func CheckCompact(d *data.Dataset, what string) error {
+	return check(d, what)
+}
+
+func check(d *data.Dataset, what string) error {
+	values := 0
+	if d != nil {
+		values = max(len(d.X), len(d.X32))
+	}
 	switch {
 	case d == nil:
 		return fmt.Errorf("no %s set", what)
@@ -27,8 +44,8 @@ func Check(d *data.Dataset, what string) error {
 		return fmt.Errorf("the %s set has no features", what)
 	case d.Y == nil:
 		return fmt.Errorf("the %s set has no target column", what)
-	case len(d.X) != d.Rows*d.Cols:
-		return fmt.Errorf("malformed %s set: %d values for %d rows of %d features", what, len(d.X), d.Rows, d.Cols)
+	case values != d.Rows*d.Cols || d.X != nil && d.X32 != nil:
+		return fmt.Errorf("malformed %s set: %d values for %d rows of %d features", what, values, d.Rows, d.Cols)
 	case len(d.Y) != d.Rows:
 		return fmt.Errorf("malformed %s set: %d target values for %d rows", what, len(d.Y), d.Rows)
 	case d.Features != nil && len(d.Features) != d.Cols:
