@@ -336,10 +336,10 @@ type Options struct {
 	// set.
 	TargetColumn int
 	// Compact stores the features in [Dataset].X32, 4 bytes a value
-	// rather than 8, when every value of the file is a float32 exactly (as
-	// numbers written with at most 7 significant digits often are not, and
-	// numbers written from float32 always are); otherwise in X as usual.
-	// The values are the same either way.
+	// rather than 8, when every value of the file is a float32 exactly:
+	// integers below 2^24 and binary fractions such as 0.5 or 0.375 are,
+	// most decimal fractions (0.1) are not. Otherwise they are in X as
+	// usual. The values are the same either way.
 	Compact bool
 	// MaxExpansion bounds how much gzip-compressed input may expand:
 	// reading fails once the decompressed bytes exceed both 1 MiB and
