@@ -113,6 +113,7 @@ import (
 	"time"
 
 	"github.com/treegen/treegen/data"
+	"github.com/treegen/treegen/docs/internal/repro"
 	"github.com/treegen/treegen/internal/atomicfile"
 	"github.com/treegen/treegen/internal/pmlb"
 	"github.com/treegen/treegen/metrics"
@@ -688,21 +689,6 @@ func child(spec string) error {
 	return json.NewEncoder(os.Stdout).Encode(res)
 }
 
-// cpuModel returns the model name of the first CPU in /proc/cpuinfo, or
-// the architecture when there is none.
-func cpuModel() string {
-	b, err := os.ReadFile("/proc/cpuinfo")
-	if err == nil {
-		for _, line := range strings.Split(string(b), "\n") {
-			k, v, ok := strings.Cut(line, ":")
-			if ok && strings.TrimSpace(k) == "model name" {
-				return strings.Join(strings.Fields(v), " ")
-			}
-		}
-	}
-	return goruntime.GOARCH
-}
-
 // seconds formats a time for the table and the CSV.
 func seconds(v float64) string { return strconv.FormatFloat(v, 'f', 3, 64) }
 
@@ -776,7 +762,7 @@ func markdown(c config, rs []result, info xgbInfo, xgbErr error) string {
 	}
 	cmd := strings.Join(append([]string{"go run ./docs/gbdt-speed"}, os.Args[1:]...), " ")
 	fmt.Fprintf(&b, "Measured on %s with `%s` on %s, %d cores (%s/%s), Go %s",
-		time.Now().Format("2006-01-02"), cmd, cpuModel(), goruntime.NumCPU(), goruntime.GOOS, goruntime.GOARCH,
+		time.Now().Format("2006-01-02"), cmd, repro.CPUModel(), goruntime.NumCPU(), goruntime.GOOS, goruntime.GOARCH,
 		strings.TrimPrefix(goruntime.Version(), "go"))
 	if xgbErr == nil {
 		fmt.Fprintf(&b, ", XGBoost %s (Python %s, numpy %s, pandas %s)", info.XGBoost, info.Python, info.NumPy, orNone(info.Pandas))

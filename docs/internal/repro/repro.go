@@ -1,13 +1,16 @@
 // Package repro holds what the programs of docs/ that check treegen's
 // trainers against their papers share: reading a data set of
 // testdata/pmlb with its classes, the interpreter's accuracy of a model on
-// labelled rows, and the mean with its standard error.
+// labelled rows, the mean with its standard error, and the machine's CPU.
 package repro
 
 import (
 	"errors"
 	"math"
+	"os"
 	"path/filepath"
+	goruntime "runtime"
+	"strings"
 
 	"gonum.org/v1/gonum/stat"
 
@@ -63,4 +66,19 @@ func MeanSE(v []float64) (mean, se float64) {
 		return mean, math.NaN()
 	}
 	return mean, stat.StdErr(sd, float64(len(v)))
+}
+
+// CPUModel returns the model name of the first CPU in /proc/cpuinfo, or
+// the architecture when there is none.
+func CPUModel() string {
+	b, err := os.ReadFile("/proc/cpuinfo")
+	if err == nil {
+		for _, line := range strings.Split(string(b), "\n") {
+			k, v, ok := strings.Cut(line, ":")
+			if ok && strings.TrimSpace(k) == "model name" {
+				return strings.Join(strings.Fields(v), " ")
+			}
+		}
+	}
+	return goruntime.GOARCH
 }
