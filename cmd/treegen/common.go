@@ -24,6 +24,9 @@ import (
 // stdinName is what errors call the standard input, which --data - reads.
 const stdinName = "stdin"
 
+// stdin is the standard input; tests replace it.
+var stdin io.Reader = os.Stdin
+
 // readDataWith reads a data file with the given options; "-" reads the
 // standard input.
 func readDataWith(path string, o data.Options) (*data.Dataset, error) {
@@ -31,7 +34,7 @@ func readDataWith(path string, o data.Options) (*data.Dataset, error) {
 	case "":
 		return nil, fmt.Errorf("--data is required")
 	case "-":
-		return data.Read(os.Stdin, stdinName, o)
+		return data.Read(stdin, stdinName, o)
 	}
 	return data.ReadFile(path, o)
 }
@@ -43,7 +46,7 @@ func openStream(path string, o data.Options) (*data.Stream, error) {
 	case "":
 		return nil, fmt.Errorf("--data is required")
 	case "-":
-		return data.OpenStream(os.Stdin, stdinName, o)
+		return data.OpenStream(stdin, stdinName, o)
 	}
 	return data.OpenFileStream(path, o)
 }

@@ -1,0 +1,85 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// withStdin runs f with in as the standard input.
+func withStdin(in []byte, f func()) {
+	old := stdin
+	stdin = bytes.NewReader(in)
+	defer func() { stdin = old }()
+	f()
+}
+
+// TestPredictStdin checks that predict and eval read --data - from the
+// standard input, plain or gzipped, as they read the file, and that
+// predict writes -o - to the standard output.
+func TestPredictStdin(t *testing.T) {
+	model := trained(t)
+	file := "testdata/small.tsv"
+	raw, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(raw)
+	zw.Close()
+	for _, cmd := range [][]string{
+		{"predict", "--model", model},
+		{"predict", "--model", model, "--margin", "--precision", "float32"},
+		{"predict", "--model", model, "--leaves"},
+		{"eval", "--model", model, "--json"},
+	} {
+		code, want, stderr := treegen(t, append(cmd, "--data", file)...)
+		if code != 0 {
+			t.Fatalf("%v: %s", cmd, stderr)
+		}
+		for name, in := range map[string][]byte{"plain": raw, "gzip": gz.Bytes()} {
+			args := append(slices.Clone(cmd), "--data", "-")
+			if cmd[0] == "predict" {
+				args = append(args, "-o", "-")
+			}
+			var got string
+			withStdin(in, func() { code, got, stderr = treegen(t, args...) })
+			if code != 0 {
+				t.Fatalf("%v on %s stdin: %s", cmd, name, stderr)
+			}
+			if cmd[0] == "eval" {
+				want = strings.ReplaceAll(want, file, "-")
+			}
+			if got != want {
+				t.Errorf("%v on %s stdin:\n%s\nwant\n%s", cmd, name, got, want)
+			}
+		}
+	}
+}
+
+// TestPredictStreamErrors checks the errors of rows read from the
+// standard input, and that an error in a later row leaves no output file.
+func TestPredictStreamErrors(t *testing.T) {
+	model := trained(t)
+	raw, err := os.ReadFile("testdata/small.tsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(raw), "\n")
+	bad := strings.Join(lines[:3], "") + strings.Replace(lines[3], "\t", "\tx", 1) + strings.Join(lines[4:], "")
+	out := filepath.Join(t.TempDir(), "p.csv")
+	var code int
+	var stderr string
+	withStdin([]byte(bad), func() { code, _, stderr = treegen(t, "predict", "--model", model, "--data", "-", "-o", out) })
+	if code == 0 || !strings.HasPrefix(stderr, "treegen: stdin:4:") {
+		t.Errorf("exit %d, stderr %q, want an error at stdin:4", code, stderr)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Errorf("%s was written despite the error", out)
+	}
+}
