@@ -3,11 +3,18 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
+	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/treegen/treegen/data"
+	"github.com/treegen/treegen/ir"
+	"github.com/treegen/treegen/runtime"
 )
 
 // withStdin runs f with in as the standard input.
@@ -81,5 +88,55 @@ func TestPredictStreamErrors(t *testing.T) {
 	}
 	if _, err := os.Stat(out); err == nil {
 		t.Errorf("%s was written despite the error", out)
+	}
+}
+
+// TestPredictManyChunks predicts a file of several chunks (parsed and
+// scored on several goroutines) and compares every line with the
+// interpreter's prediction of the row read whole.
+func TestPredictManyChunks(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("a,b,c,target\n")
+	r := rand.New(rand.NewPCG(1, 2))
+	for i := range 120_000 {
+		fmt.Fprintf(&b, "%.6g,%.4g,%d,%d\n", r.NormFloat64(), r.Float64()*100, r.IntN(7), i%2)
+	}
+	file := filepath.Join(dir, "rows.csv")
+	if err := os.WriteFile(file, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	model := filepath.Join(dir, "m.json")
+	if code, _, stderr := treegen(t, "train", "gbdt", "--objective", "logistic", "--trees", "5", "--data", file, "-o", model); code != 0 {
+		t.Fatal(stderr)
+	}
+	code, out, stderr := treegen(t, "predict", "--model", model, "--data", file)
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	m, err := ir.Load(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := runtime.New[float64](m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := data.ReadFile(file, data.Options{DropTarget: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if len(lines) != d.Rows+1 {
+		t.Fatalf("%d lines, want %d", len(lines), d.Rows+1)
+	}
+	pred := make([]float64, 1)
+	for i := range d.Rows {
+		p.Predict(d.Row(i), pred)
+		c, _ := p.PredictClass(d.Row(i))
+		want := strconv.FormatFloat(pred[0], 'g', -1, 64) + "," + m.ClassNames[c]
+		if lines[i+1] != want {
+			t.Fatalf("row %d: %q, want %q", i+1, lines[i+1], want)
+		}
 	}
 }
