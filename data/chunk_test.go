@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -273,5 +274,59 @@ func TestStreamLibSVMWidth(t *testing.T) {
 		if err == nil || err.Error() != want {
 			t.Errorf("chunks of %d: error %v, want %s", size, err, want)
 		}
+	}
+}
+
+// benchCSV returns a CSV file of rows rows of 50 features written with 7
+// significant digits, as docs/data-speed generates (about 510 bytes a row).
+func benchCSV(rows int) []byte {
+	var b bytes.Buffer
+	for j := range 50 {
+		fmt.Fprintf(&b, "x%d,", j+1)
+	}
+	b.WriteString("target\n")
+	var line []byte
+	v := 0.123456789
+	for i := range rows {
+		line = line[:0]
+		for range 50 {
+			v = math.Mod(v*997.3+0.7, 7) - 3.5
+			line = strconv.AppendFloat(line, v, 'g', 7, 64)
+			line = append(line, ',')
+		}
+		line = strconv.AppendInt(line, int64(i%2), 10)
+		b.Write(append(line, '\n'))
+	}
+	return b.Bytes()
+}
+
+func BenchmarkReadCSV(b *testing.B) {
+	in := benchCSV(50_000)
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Read(bytes.NewReader(in), "rows.csv", Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkStreamCSV(b *testing.B) {
+	in := benchCSV(50_000)
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	for b.Loop() {
+		s, err := OpenStream(bytes.NewReader(in), "rows.csv", Options{DropTarget: true})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for {
+			if _, err := s.Next(); err == io.EOF {
+				break
+			} else if err != nil {
+				b.Fatal(err)
+			}
+		}
+		s.Close()
 	}
 }
