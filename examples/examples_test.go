@@ -106,14 +106,23 @@ func TestToolRequirements(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []string{
+		"github.com/andybalholm/brotli",        // parquet-go: Brotli-compressed pages
 		"github.com/dave/jennifer",             // code generation
+		"github.com/google/uuid",               // parquet-go: UUID columns
 		"github.com/inconshreveable/mousetrap", // cobra, on Windows
+		"github.com/klauspost/compress",        // parquet-go: Snappy, gzip and zstd pages
+		"github.com/parquet-go/bitpack",        // parquet-go: bit-packed values
+		"github.com/parquet-go/jsonlite",       // parquet-go: JSON columns
+		"github.com/parquet-go/parquet-go",     // data: Parquet files
+		"github.com/pierrec/lz4/v4",            // parquet-go: LZ4 pages
 		"github.com/spf13/cobra",               // the command line
 		"github.com/spf13/pflag",               // cobra's flags
 		"github.com/treegen/treegen",
-		"golang.org/x/sys",   // the CPU's features: gbdt's AVX histograms
-		"golang.org/x/tools", // bench reads go test's output
-		"gonum.org/v1/gonum", // training
+		"github.com/twpayne/go-geom", // parquet-go: geometry columns
+		"golang.org/x/sys",           // the CPU's features: gbdt's AVX histograms
+		"golang.org/x/tools",         // bench reads go test's output
+		"gonum.org/v1/gonum",         // training
+		"google.golang.org/protobuf", // parquet-go: protobuf columns
 	}
 	var got []string
 	inRequire := false
