@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -864,4 +865,71 @@ func BenchmarkReadParquet(b *testing.B) {
 		rows += d.Rows
 	}
 	b.ReportMetric(float64(rows)/b.Elapsed().Seconds(), "rows/s")
+}
+
+// TestParquetEntries reads the Parquet test files through every entry of
+// the package, ReadFile (by extension, by content, compact), Read (from a
+// stream that is not a file, gzipped or not) and a Stream, and checks that
+// each gives the rows that readParquet gives.
+func TestParquetEntries(t *testing.T) {
+	for _, name := range []string{"mixed", "regression"} {
+		path := filepath.Join("testdata", "parquet", name+".parquet")
+		raw, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := readParquet(bytes.NewReader(raw), int64(len(raw)), path, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		check := func(how string, got *Dataset, err error) {
+			t.Helper()
+			if err != nil {
+				t.Fatalf("%s: %v", how, err)
+			}
+			got.Expand()
+			if diff := sameData(got, want); diff != "" {
+				t.Errorf("%s: %s", how, diff)
+			}
+		}
+		d, err := ReadFile(path, Options{})
+		check("ReadFile", d, err)
+		d, err = ReadFile(path, Options{Compact: true})
+		check("ReadFile compact", d, err)
+		d, err = Read(bytes.NewReader(raw), "no-extension", Options{})
+		check("Read by content", d, err)
+		d, err = Read(strings.NewReader(gzipString(string(raw))), "x.parquet.gz", Options{})
+		check("Read gzipped", d, err)
+		for _, open := range []func() (*Stream, error){
+			func() (*Stream, error) { return OpenFileStream(path, Options{}) },
+			func() (*Stream, error) { return OpenStream(bytes.NewReader(raw), "x.parquet", Options{}) },
+		} {
+			s, err := open()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var x, y []float64
+			for {
+				b, err := s.Next()
+				if err == io.EOF {
+					break
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				x = append(x, b.X...)
+				y = append(y, b.Y...)
+			}
+			s.Close()
+			got := &Dataset{Source: path, Format: FormatParquet, Features: s.Features(), Cols: len(s.Features()), Rows: s.Rows(), X: x}
+			w := *want
+			w.Y, w.Labels = nil, nil
+			if diff := sameData(got, &w); diff != "" {
+				t.Errorf("stream: %s", diff)
+			}
+			if want.Labels == nil && !reflect.DeepEqual(y, want.Y) {
+				t.Errorf("stream: targets %v, want %v", y, want.Y)
+			}
+		}
+	}
 }

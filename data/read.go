@@ -46,7 +46,11 @@ func Read(r io.Reader, name string, opts Options) (*Dataset, error) {
 	case FormatTSV, FormatCSV:
 		d, err = readText(in, format, opts, fileSize(r, in))
 	case FormatParquet:
-		return nil, errorf(name, 0, 0, "Parquet data must be read from a file (ReadFile), not a stream")
+		ra, size, rerr := parquetInput(r, in)
+		if rerr != nil {
+			return nil, rerr
+		}
+		d, err = readParquet(ra, size, name, opts)
 	default:
 		d, err = readLibSVM(in, opts)
 	}
@@ -77,6 +81,22 @@ func fileSize(r io.Reader, in *input) int64 {
 	return st.Size()
 }
 
+// parquetInput returns random access to a Parquet file: r itself when it
+// is a regular file read without decompression, else the whole input read
+// into memory.
+func parquetInput(r io.Reader, in *input) (io.ReaderAt, int64, error) {
+	if f, ok := r.(*os.File); ok && in.bom == 0 {
+		if size := fileSize(r, in); size > 0 {
+			return f, size, nil
+		}
+	}
+	b, err := io.ReadAll(in.br)
+	if err != nil {
+		return nil, 0, in.readErr(err)
+	}
+	return bytes.NewReader(b), int64(len(b)), nil
+}
+
 // formatFromName returns the format implied by the extension of name, or
 // FormatAuto if there is none.
 func formatFromName(name string) Format {
@@ -89,6 +109,8 @@ func formatFromName(name string) Format {
 		return FormatCSV
 	case ".libsvm", ".svm":
 		return FormatLibSVM
+	case ".parquet":
+		return FormatParquet
 	}
 	return FormatAuto
 }
@@ -197,7 +219,8 @@ func (e *expansionError) Error() string {
 	return fmt.Sprintf("gzip data expands more than %d-fold (%d bytes from the first %d), far more than data sets do: decompress the file first to read it anyway", e.ratio, e.out, e.in)
 }
 
-// sniff guesses the format from the first line.
+// sniff guesses the format from the first line, or the magic bytes of
+// Parquet.
 func (in *input) sniff() (Format, error) {
 	buf, err := in.br.Peek(bufSize)
 	if err != nil && in.rec.err != nil {
@@ -207,6 +230,8 @@ func (in *input) sniff() (Format, error) {
 		buf = buf[:i]
 	}
 	switch {
+	case bytes.HasPrefix(buf, []byte(parquetMagic)):
+		return FormatParquet, nil
 	case bytes.IndexByte(buf, '\t') >= 0:
 		return FormatTSV, nil
 	case bytes.IndexByte(buf, ',') >= 0:

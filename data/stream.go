@@ -47,6 +47,10 @@ type Stream struct {
 	pos   int
 	block Block
 
+	// Parquet files, read row group by row group (from memory when they
+	// come from a stream that is not a file).
+	pq *parquetSource
+
 	pf *os.File // the file OpenFileStream opened
 
 	rows   int
@@ -86,7 +90,14 @@ func OpenStream(r io.Reader, name string, opts Options) (*Stream, error) {
 		s.features, s.noHeader = t.features(), !t.header
 		s.target = t.target >= 0 && !t.drop
 	case FormatParquet:
-		return nil, errorf(name, 0, 0, "Parquet data must be read from a file: it cannot be streamed")
+		ra, size, err := parquetInput(r, in)
+		if err != nil {
+			return nil, err
+		}
+		if s.pq, err = openParquet(ra, size, name, opts); err != nil {
+			return nil, err
+		}
+		s.features, s.target = s.pq.features(), s.pq.hasTarget()
 	default:
 		if opts.IndexBase != IndexAuto && opts.NumFeatures > 0 && opts.NumFeatures <= maxFeatures {
 			// The base and the width are known: the file streams.
@@ -169,6 +180,15 @@ func (s *Stream) next() (*Block, error) {
 	switch {
 	case s.whole != nil:
 		return s.nextWhole()
+	case s.pq != nil:
+		b := &s.block
+		if err := s.pq.next(b, blockRows); err != nil {
+			return nil, err
+		}
+		if s.Prepare != nil {
+			s.Prepare(b)
+		}
+		return b, nil
 	}
 	if s.pipe == nil {
 		s.pipe = startPipeline(s.sp, s.first, s.parse)
@@ -270,10 +290,14 @@ func (s *Stream) nextWhole() (*Block, error) {
 	return b, nil
 }
 
-// stop ends the goroutines of a text file.
+// stop ends the goroutines of a text file, and releases the pages of a
+// Parquet file.
 func (s *Stream) stop() {
 	if s.pipe != nil {
 		s.pipe.stop()
+	}
+	if s.pq != nil {
+		s.pq.close()
 	}
 }
 
