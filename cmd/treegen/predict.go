@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -58,51 +60,68 @@ are matched by position (--header and --no-header override the guess, and
 				return err
 			}
 			defer s.Close()
+			var cols *columns
+			switch {
+			case leaves && prec.Is32():
+				cols, err = leafColumns[float32](m)
+			case leaves:
+				cols, err = leafColumns[float64](m)
+			case prec.Is32():
+				cols, err = predictionColumns[float32](m, margin)
+			default:
+				cols, err = predictionColumns[float64](m, margin)
+			}
+			if err != nil {
+				return err
+			}
 			return writeOut(out, a.stdout, func(w io.Writer) error {
-				switch {
-				case leaves && prec.Is32():
-					return writeLeaves[float32](w, m, s)
-				case leaves:
-					return writeLeaves[float64](w, m, s)
-				case prec.Is32():
-					return writePredictions[float32](w, m, s, margin)
+				if isParquet(out) {
+					return cols.writeParquet(w, s)
 				}
-				return writePredictions[float64](w, m, s, margin)
+				return cols.writeCSV(w, s)
 			})
 		},
 	}
 	cmd.Flags().StringVar(&model, "model", "", "model file (IR JSON)")
 	addIterations(cmd, &rounds)
 	df.register(cmd, "data file (the target column, if present, is left out unread)", true)
-	cmd.Flags().StringVarP(&out, "out", "o", "", "output CSV file (default: stdout)")
+	cmd.Flags().StringVarP(&out, "out", "o", "", "output file: CSV, or Parquet when its name ends in .parquet (default: CSV on stdout)")
 	cmd.Flags().BoolVar(&margin, "margin", false, "write raw scores (margins) instead of predictions")
 	cmd.Flags().BoolVar(&leaves, "leaves", false, "write the leaf each tree sends the row to (its node index in the tree), one column per tree, like XGBoost's pred_leaf")
 	cmd.Flags().Var(&prec, "precision", "interpreter precision: float64, or float32 to match float32 generated code")
 	return cmd
 }
 
-// writePredictions writes the CSV of predictions (or margins) of every row
-// of s, computed by the interpreter in precision F. The blocks of rows are
-// scored and written out on the goroutines that parse them, and the text
-// is written in file order.
-func writePredictions[F runtime.Float](w io.Writer, m *ir.Model, s *data.Stream, margin bool) error {
+// columns are the columns that predict writes, and how to fill them for a
+// block of rows.
+type columns struct {
+	names   []string // the numeric columns
+	classes []string // the names of the classes, for a class column; nil for none
+	ints    bool     // the numbers are integers (leaf indices)
+	bits    int      // 32 or 64: the precision of the numbers
+	// fill sets b.Scores to the numbers of every row, row-major, followed
+	// by the class index of every row when classes is set. It is called
+	// on several goroutines at once.
+	fill func(b *data.Block)
+}
+
+// predictionColumns returns the columns of the predictions (or margins)
+// of m, computed by the interpreter in precision F.
+func predictionColumns[F runtime.Float](m *ir.Model, margin bool) (*columns, error) {
 	p, err := runtime.New[F](m)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	bits := floatBits[F]()
-	header := outputNames(m, margin)
-	var classes []string
+	c := &columns{names: outputNames(m, margin), bits: floatBits[F]()}
 	if m.IsClassifier() {
-		header = append(header, "class")
-		classes = make([]string, max(m.NumOutputs, 2))
-		for c := range classes {
-			classes[c] = csvField(className(m, c))
+		c.classes = make([]string, max(m.NumOutputs, 2))
+		for k := range c.classes {
+			c.classes[k] = className(m, k)
 		}
 	}
 	k := m.NumOutputs
 	var scratch sync.Pool
-	s.Prepare = func(b *data.Block) {
+	c.fill = func(b *data.Block) {
 		buf, _ := scratch.Get().(*[]F)
 		if buf == nil {
 			buf = new([]F)
@@ -113,27 +132,54 @@ func writePredictions[F runtime.Float](w io.Writer, m *ir.Model, s *data.Stream,
 		if err := p.PredictBatch(x, out, margin); err != nil {
 			panic(err) // the shapes are right by construction
 		}
-		o := b.Out[:0]
-		for r := range b.Rows {
-			row := out[r*k : (r+1)*k]
-			for j, v := range row {
-				if j > 0 {
-					o = append(o, ',')
-				}
-				o = strconv.AppendFloat(o, float64(v), 'g', -1, bits)
-			}
-			if classes != nil {
-				o = append(o, ',')
-				o = append(o, classes[p.ClassOf(row)]...)
-			}
-			o = append(o, '\n')
+		n := b.Rows * k
+		b.Scores = slices.Grow(b.Scores[:0], n+b.Rows)[:n]
+		for i, v := range out {
+			b.Scores[i] = float64(v)
 		}
-		b.Out = o
+		if c.classes != nil {
+			for r := range b.Rows {
+				b.Scores = append(b.Scores, float64(p.ClassOf(out[r*k:(r+1)*k])))
+			}
+		}
 	}
-	for j, h := range header {
-		header[j] = csvField(h)
+	return c, nil
+}
+
+// leafColumns returns the columns of the leaves that a row reaches in each
+// tree of m, tree_0, tree_1, ...: the index of the leaf's node in its tree
+// (ir.Tree.Nodes), computed in precision F.
+func leafColumns[F runtime.Float](m *ir.Model) (*columns, error) {
+	p, err := runtime.New[F](m)
+	if err != nil {
+		return nil, err
 	}
-	return writeBlocks(w, s, strings.Join(header, ","))
+	if !p.HardTrees() {
+		return nil, fmt.Errorf("--leaves: the model has soft or latent trees, which send a row to several leaves: leaf indices need hard trees")
+	}
+	trees := p.NumTrees()
+	c := &columns{names: make([]string, trees), ints: true, bits: 64}
+	for t := range c.names {
+		c.names[t] = "tree_" + strconv.Itoa(t)
+	}
+	cols := m.NumFeatures
+	c.fill = func(b *data.Block) {
+		leaves := make([]int, trees)
+		x := make([]F, cols)
+		b.Scores = b.Scores[:0]
+		for r := range b.Rows {
+			for j, v := range b.X[r*cols : (r+1)*cols] {
+				x[j] = F(v)
+			}
+			if err := p.PredictLeaves(x, leaves); err != nil {
+				panic(err) // the shapes are right by construction
+			}
+			for _, l := range leaves {
+				b.Scores = append(b.Scores, float64(l))
+			}
+		}
+	}
+	return c, nil
 }
 
 // batchBuffers returns, from buf, the rows of b in precision F and room for
@@ -165,11 +211,48 @@ func floatBits[F runtime.Float]() int {
 	return 64
 }
 
-// writeBlocks writes a header line and then the text of every block of s
-// (its Out, filled by s.Prepare), in file order.
-func writeBlocks(w io.Writer, s *data.Stream, header string) error {
+// writeCSV writes the columns of every row of s as CSV, in file order. The
+// blocks of rows are scored and written out as text on the goroutines that
+// parse them.
+func (c *columns) writeCSV(w io.Writer, s *data.Stream) error {
+	classes := make([]string, len(c.classes))
+	for k, name := range c.classes {
+		classes[k] = csvField(name)
+	}
+	k := len(c.names)
+	s.Prepare = func(b *data.Block) {
+		c.fill(b)
+		o := b.Out[:0]
+		for r := range b.Rows {
+			for j, v := range b.Scores[r*k : (r+1)*k] {
+				if j > 0 {
+					o = append(o, ',')
+				}
+				if c.ints {
+					o = strconv.AppendInt(o, int64(v), 10)
+				} else {
+					o = strconv.AppendFloat(o, v, 'g', -1, c.bits)
+				}
+			}
+			if c.classes != nil {
+				o = append(o, ',')
+				o = append(o, classes[int(b.Scores[b.Rows*k+r])]...)
+			}
+			o = append(o, '\n')
+		}
+		b.Out = o
+	}
 	bw := bufio.NewWriterSize(w, 1<<16)
-	bw.WriteString(header)
+	header := slices.Clone(c.names)
+	if c.classes != nil {
+		header = append(header, "class")
+	}
+	for j, h := range header {
+		if j > 0 {
+			bw.WriteByte(',')
+		}
+		bw.WriteString(csvField(h))
+	}
 	bw.WriteByte('\n')
 	for {
 		b, err := s.Next()
@@ -186,45 +269,55 @@ func writeBlocks(w io.Writer, s *data.Stream, header string) error {
 	return bw.Flush()
 }
 
-// writeLeaves writes the CSV of the leaves that every row of s reaches in
-// each tree: columns tree_0, tree_1, ..., each the index of the leaf's node
-// in its tree (ir.Tree.Nodes), computed in precision F.
-func writeLeaves[F runtime.Float](w io.Writer, m *ir.Model, s *data.Stream) error {
-	p, err := runtime.New[F](m)
+// writeParquet writes the columns of every row of s as a Parquet file:
+// DOUBLE columns (FLOAT in precision float32, INT64 for leaf indices) and
+// a STRING column, class, for a classifier.
+func (c *columns) writeParquet(w io.Writer, s *data.Stream) error {
+	kind := data.ParquetDouble
+	switch {
+	case c.ints:
+		kind = data.ParquetInt64
+	case c.bits == 32:
+		kind = data.ParquetFloat
+	}
+	var spec []data.ParquetColumn
+	for _, name := range c.names {
+		spec = append(spec, data.ParquetColumn{Name: name, Kind: kind})
+	}
+	if c.classes != nil {
+		spec = append(spec, data.ParquetColumn{Name: "class", Kind: data.ParquetString})
+	}
+	pw, err := data.NewParquetWriter(w, spec)
 	if err != nil {
 		return err
 	}
-	if !p.HardTrees() {
-		return fmt.Errorf("--leaves: the model has soft or latent trees, which send a row to several leaves: leaf indices need hard trees")
-	}
-	trees := p.NumTrees()
-	header := make([]string, trees)
-	for t := range header {
-		header[t] = "tree_" + strconv.Itoa(t)
-	}
-	cols := m.NumFeatures
-	s.Prepare = func(b *data.Block) {
-		leaves := make([]int, trees)
-		x := make([]F, cols)
-		o := b.Out[:0]
-		for r := range b.Rows {
-			for j, v := range b.X[r*cols : (r+1)*cols] {
-				x[j] = F(v)
-			}
-			if err := p.PredictLeaves(x, leaves); err != nil {
-				panic(err) // the shapes are right by construction
-			}
-			for t, l := range leaves {
-				if t > 0 {
-					o = append(o, ',')
-				}
-				o = strconv.AppendInt(o, int64(l), 10)
-			}
-			o = append(o, '\n')
+	s.Prepare = c.fill
+	k := len(c.names)
+	var texts []string
+	for {
+		b, err := s.Next()
+		if err == io.EOF {
+			break
 		}
-		b.Out = o
+		if err != nil {
+			return err
+		}
+		texts = texts[:0]
+		if c.classes != nil {
+			for _, v := range b.Scores[b.Rows*k:] {
+				texts = append(texts, c.classes[int(v)])
+			}
+		}
+		if err := pw.WriteRows(b.Rows, b.Scores[:b.Rows*k], texts); err != nil {
+			return err
+		}
 	}
-	return writeBlocks(w, s, strings.Join(header, ","))
+	return pw.Close()
+}
+
+// isParquet reports whether an output file is named as Parquet.
+func isParquet(path string) bool {
+	return strings.EqualFold(filepath.Ext(path), ".parquet")
 }
 
 // outputNames names the output columns: p_<class> for the probability of a
