@@ -4,9 +4,9 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"strconv"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
