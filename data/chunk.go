@@ -7,9 +7,9 @@ import (
 	"sync"
 )
 
-// chunkSize is how many bytes of a text file a chunk holds, at least: a
-// chunk ends at the last record boundary within it, and grows when a record
-// is longer. Tests make it small to put chunk edges everywhere.
+// chunkSize is how many bytes of a text file a chunk holds when
+// [Options].ChunkBytes is 0. Tests make it small to put chunk edges
+// everywhere.
 var chunkSize = 1 << 20
 
 // chunk is a run of whole records of a text file and, once parsed, its rows.
@@ -42,6 +42,7 @@ type splitter struct {
 	src    io.Reader
 	in     *input
 	csv    bool // records end at line breaks outside quotes
+	size   int  // bytes read into a chunk at a time
 	carry  []byte
 	line   int
 	eof    bool
@@ -56,8 +57,8 @@ func (sp *splitter) fill(c *chunk) bool {
 		return false
 	}
 	buf := c.buf[:0]
-	if cap(buf) < chunkSize+len(sp.carry) {
-		buf = make([]byte, 0, chunkSize+len(sp.carry))
+	if cap(buf) < sp.size+len(sp.carry) {
+		buf = make([]byte, 0, sp.size+len(sp.carry))
 	}
 	buf = append(buf, sp.carry...)
 	end := 0

@@ -341,6 +341,12 @@ type Options struct {
 	// most decimal fractions (0.1) are not. Otherwise they are in X as
 	// usual. The values are the same either way.
 	Compact bool
+	// ChunkBytes is how many bytes of a text file are read and parsed at a
+	// time, at least (a chunk ends at the last record boundary in it, and
+	// grows when a record is longer): a block of a [Stream]. 0 means
+	// 1 MiB. Smaller chunks take less memory and spread a small file over
+	// more cores; each costs a hand-over between goroutines.
+	ChunkBytes int
 	// MaxExpansion bounds how much gzip-compressed input may expand:
 	// reading fails once the decompressed bytes exceed both 1 MiB and
 	// MaxExpansion times the compressed bytes read so far. 0 means
@@ -490,6 +496,14 @@ func (b *IndexBase) Set(s string) error {
 
 // Type names the flag's type in the help of a command line (pflag.Value).
 func (b *IndexBase) Type() string { return "base" }
+
+// chunkBytes returns the size of a chunk of a text file.
+func (o Options) chunkBytes() int {
+	if o.ChunkBytes > 0 {
+		return o.ChunkBytes
+	}
+	return chunkSize
+}
 
 // maxExpansion returns the bound on the expansion of gzip data, negative
 // for none.

@@ -234,7 +234,7 @@ func readLibSVM(in *input, opts Options) (*Dataset, error) {
 		return nil, errorf(in.name, 0, 0, "NumFeatures %d exceeds the limit of %d features", opts.NumFeatures, maxFeatures)
 	}
 	p := newSVMParser(in, opts)
-	sp := &splitter{src: in.br, in: in, line: 1}
+	sp := &splitter{src: in.br, in: in, line: 1, size: opts.chunkBytes()}
 	pipe := startPipeline(sp, nil, p.parseChunk)
 	defer pipe.stop()
 	all := svmChunk{top: -1}

@@ -103,7 +103,7 @@ func OpenStream(r io.Reader, name string, opts Options) (*Stream, error) {
 			// The base and the width are known: the file streams.
 			s.svm = newSVMParser(in, opts)
 			s.svm.width = opts.NumFeatures
-			s.sp = &splitter{src: in.br, in: in, line: 1}
+			s.sp = &splitter{src: in.br, in: in, line: 1, size: opts.chunkBytes()}
 			s.features = svmFeatures(opts.NumFeatures, s.svm.base())
 			s.target = !opts.DropTarget
 			break
@@ -351,10 +351,10 @@ func (in *input) format(opts Options) (Format, error) {
 // openText reads the header of a TSV or CSV file and returns its table,
 // the splitter of the rest and the first chunk of it.
 func openText(in *input, format Format, opts Options) (*table, *splitter, *chunk, error) {
-	sp := &splitter{src: in.br, in: in, csv: format == FormatCSV}
+	sp := &splitter{src: in.br, in: in, csv: format == FormatCSV, size: opts.chunkBytes()}
 	// The first records: read until a byte that is not blank is followed
 	// by the end of a record, or to the end of the input.
-	buf := make([]byte, 0, chunkSize)
+	buf := make([]byte, 0, sp.size)
 	end := 0
 	for {
 		if len(buf) == cap(buf) {

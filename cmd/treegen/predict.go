@@ -127,8 +127,8 @@ func predictionColumns[F runtime.Float](m *ir.Model, margin bool) (*columns, err
 			buf = new([]F)
 		}
 		defer scratch.Put(buf)
-		x, out := batchBuffers(*buf, b, k)
-		*buf = x[:cap(x)]
+		var x, out []F
+		x, out, *buf = batchBuffers(*buf, b, k)
 		if err := p.PredictBatch(x, out, margin); err != nil {
 			panic(err) // the shapes are right by construction
 		}
@@ -182,25 +182,27 @@ func leafColumns[F runtime.Float](m *ir.Model) (*columns, error) {
 	return c, nil
 }
 
-// batchBuffers returns, from buf, the rows of b in precision F and room for
-// k outputs of each; in float64 the rows are b.X itself.
-func batchBuffers[F runtime.Float](buf []F, b *data.Block, k int) (x, out []F) {
+// batchBuffers returns the rows of b in precision F and room for k
+// outputs of each, taken from buf, which it grows if it is too short and
+// returns for the next call. In float64 the rows are b.X itself, which
+// buf never holds: it is the block's, and goes back to the stream.
+func batchBuffers[F runtime.Float](buf []F, b *data.Block, k int) (x, out, grown []F) {
 	n := len(b.X)
-	need := b.Rows * k
 	if xs, ok := any(b.X).([]F); ok {
 		n, x = 0, xs
 	}
-	if cap(buf) < n+need {
-		buf = make([]F, n+need)
+	need := n + b.Rows*k
+	if cap(buf) < need {
+		buf = make([]F, need)
 	}
-	buf = buf[:n+need]
+	buf = buf[:need]
 	if n > 0 {
 		x = buf[:n]
 		for i, v := range b.X {
 			x[i] = F(v)
 		}
 	}
-	return x, buf[n:]
+	return x, buf[n:], buf
 }
 
 // floatBits is 32 for float32 and 64 for float64.

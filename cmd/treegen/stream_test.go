@@ -91,9 +91,10 @@ func TestPredictStreamErrors(t *testing.T) {
 	}
 }
 
-// TestPredictManyChunks predicts a file of several chunks (parsed and
-// scored on several goroutines) and compares every line with the
-// interpreter's prediction of the row read whole.
+// TestPredictManyChunks predicts a file of many chunks (parsed and scored
+// on several goroutines at once: 3 chunks of the default size, thousands
+// of small ones) and compares every line with the interpreter's prediction
+// of the row read whole.
 func TestPredictManyChunks(t *testing.T) {
 	dir := t.TempDir()
 	var b strings.Builder
@@ -110,10 +111,6 @@ func TestPredictManyChunks(t *testing.T) {
 	if code, _, stderr := treegen(t, "train", "gbdt", "--objective", "logistic", "--trees", "5", "--data", file, "-o", model); code != 0 {
 		t.Fatal(stderr)
 	}
-	code, out, stderr := treegen(t, "predict", "--model", model, "--data", file)
-	if code != 0 {
-		t.Fatal(stderr)
-	}
 	m, err := ir.Load(model)
 	if err != nil {
 		t.Fatal(err)
@@ -126,17 +123,44 @@ func TestPredictManyChunks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
-	if len(lines) != d.Rows+1 {
-		t.Fatalf("%d lines, want %d", len(lines), d.Rows+1)
-	}
+	want := []string{"p_1,class"}
 	pred := make([]float64, 1)
 	for i := range d.Rows {
 		p.Predict(d.Row(i), pred)
 		c, _ := p.PredictClass(d.Row(i))
-		want := strconv.FormatFloat(pred[0], 'g', -1, 64) + "," + m.ClassNames[c]
-		if lines[i+1] != want {
-			t.Fatalf("row %d: %q, want %q", i+1, lines[i+1], want)
+		want = append(want, strconv.FormatFloat(pred[0], 'g', -1, 64)+","+m.ClassNames[c])
+	}
+	check := func(how, out string) {
+		t.Helper()
+		lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+		if len(lines) != len(want) {
+			t.Fatalf("%s: %d lines, want %d", how, len(lines), len(want))
 		}
+		for i := range lines {
+			if lines[i] != want[i] {
+				t.Fatalf("%s: line %d: %q, want %q", how, i+1, lines[i], want[i])
+			}
+		}
+	}
+	code, out, stderr := treegen(t, "predict", "--model", model, "--data", file)
+	if code != 0 {
+		t.Fatal(stderr)
+	}
+	check("predict", out)
+	for _, size := range []int{300, 4096} {
+		s, err := data.OpenFileStream(file, data.Options{DropTarget: true, ChunkBytes: size})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cols, err := predictionColumns[float64](m, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var buf bytes.Buffer
+		if err := cols.writeCSV(&buf, s); err != nil {
+			t.Fatal(err)
+		}
+		s.Close()
+		check(fmt.Sprintf("chunks of %d bytes", size), buf.String())
 	}
 }
