@@ -211,13 +211,14 @@ func (p *pipeline) split(first *chunk) {
 // read error) and to the reader.
 func (p *pipeline) send(c *chunk) bool {
 	c.done = make(chan struct{})
-	if c.err != nil {
-		close(c.done)
-	} else {
+	ok := c.err == nil // read before the chunk is handed over
+	if ok {
 		p.jobs <- c // never blocks: no more chunks than its capacity exist
+	} else {
+		close(c.done)
 	}
 	p.ordered <- c
-	return c.err == nil
+	return ok
 }
 
 func (p *pipeline) work() {
