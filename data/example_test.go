@@ -2,6 +2,7 @@ package data_test
 
 import (
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/treegen/treegen/data"
@@ -89,4 +90,48 @@ func ExampleDataset_Relabel() {
 	// [M] [0 0]
 	// [B M] [1 1] M
 	// test.csv: row 1 has label "M", which is not one of the 2 known labels: "benign", "malignant"
+}
+
+func ExampleStream() {
+	const file = "age,income,target\n" +
+		"31,52000,yes\n" +
+		"NA,48000,no\n" +
+		"45,61000,yes\n" +
+		"27,abc,no\n"
+
+	// Blocks of at least 32 bytes: the rows come in several blocks.
+	s, err := data.OpenStream(strings.NewReader(file), "people.csv", data.Options{ChunkBytes: 32})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer s.Close()
+	fmt.Println(s.Features())
+	for {
+		b, err := s.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Printf("line %d: %d rows %v, targets %q\n", b.Line, b.Rows, b.X, b.YText)
+	}
+	// Output:
+	// [age income]
+	// line 2: 1 rows [31 52000], targets ["yes"]
+	// line 3: 2 rows [NaN 48000 45 61000], targets ["no" "yes"]
+	// people.csv:5:2: cell "abc" in column "income" is not a number
+}
+
+func ExampleDataset_IsCompact() {
+	const file = "pixel1,pixel2,target\n0,255,7\n128,64,1\n"
+	d, err := data.Read(strings.NewReader(file), "digits.csv", data.Options{Compact: true})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(d.IsCompact(), d.X32, d.Row(1))
+	// Output: true [0 255 128 64] [128 64]
 }

@@ -20,11 +20,15 @@ import (
 // blocks.
 //
 // A Stream reads a file as [Read] does, with the same errors at the same
-// lines and columns, with one difference: the targets of a block are
-// numbers, or text (a class label) where a cell is not a number, whereas
-// Read decides for the whole column (see [Block]).
+// lines and columns, with two differences, as it cannot wait for the end
+// of the target column: the targets of a block are numbers, or text (a
+// class label) where a cell is not a number, whereas Read decides for the
+// whole column (see [Block]); and a target out of range (1e999) is an
+// error at once, where Read would take it for a label if the column held
+// text.
 //
-// A Stream is not safe for concurrent use; its Prepare function is.
+// A Stream is not safe for concurrent use; its Prepare function must be,
+// as it runs on several goroutines at once.
 type Stream struct {
 	name     string
 	format   Format
@@ -60,7 +64,8 @@ type Stream struct {
 	// Prepare, if set before the first call of Next, is called on every
 	// block after it is parsed and before Next returns it, on the
 	// goroutines that parse, in no particular order. It may read and
-	// change the block (its Out field is for results), not the Stream.
+	// change the block (its Out and Scores fields are for results), not
+	// the Stream.
 	Prepare func(*Block)
 }
 
