@@ -42,6 +42,18 @@ func sameData(a, b *Dataset) string {
 	return ""
 }
 
+// errorDiff says how err differs from want: "" when both are nil or both
+// say the same.
+func errorDiff(err, want error) string {
+	switch {
+	case (err == nil) != (want == nil):
+		return fmt.Sprintf("error %v, want %v", err, want)
+	case err != nil && err.Error() != want.Error():
+		return fmt.Sprintf("error\n%v\nwant\n%v", err, want)
+	}
+	return ""
+}
+
 // compareChunked reads in with every chunk size from 1 to the length of the
 // input (then doubling) and checks that the result equals the sequential
 // reader's: the same data set, or the same error.
@@ -53,12 +65,10 @@ func compareChunked(t *testing.T, name, in string, opts Options) {
 			var got *Dataset
 			var err error
 			withChunks(size, threads, func() { got, err = Read(strings.NewReader(in), name, opts) })
-			switch {
-			case (err == nil) != (wantErr == nil):
-				t.Fatalf("chunks of %d: error %v, want %v", size, err, wantErr)
-			case err != nil && err.Error() != wantErr.Error():
-				t.Fatalf("chunks of %d: error\n%v\nwant\n%v", size, err, wantErr)
-			case err == nil:
+			if diff := errorDiff(err, wantErr); diff != "" {
+				t.Fatalf("chunks of %d: %s", size, diff)
+			}
+			if err == nil {
 				if diff := sameData(got, want); diff != "" {
 					t.Fatalf("chunks of %d: %s", size, diff)
 				}
@@ -138,12 +148,10 @@ func FuzzChunked(f *testing.F) {
 		var got *Dataset
 		var err error
 		withChunks(1+int(size%32), 2, func() { got, err = Read(strings.NewReader(in), "fuzz", opts) })
-		switch {
-		case (err == nil) != (wantErr == nil):
-			t.Fatalf("error %v, want %v", err, wantErr)
-		case err != nil && err.Error() != wantErr.Error():
-			t.Fatalf("error\n%v\nwant\n%v", err, wantErr)
-		case err == nil:
+		if diff := errorDiff(err, wantErr); diff != "" {
+			t.Fatal(diff)
+		}
+		if err == nil {
 			if diff := sameData(got, want); diff != "" {
 				t.Fatal(diff)
 			}
@@ -189,18 +197,11 @@ func readStream(in, name string, opts Options) (*Dataset, error) {
 	defer s.Close()
 	d := &Dataset{Features: s.Features(), Cols: len(s.Features()), NoHeader: s.NoHeader(), Format: s.Format(), Source: name}
 	index := map[string]int{}
-	for {
-		b, err := s.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
+	err = s.Each(func(b *Block) error {
 		d.X = append(d.X, b.X...)
 		d.Rows += b.Rows
 		if !s.HasTarget() {
-			continue
+			return nil
 		}
 		for r, y := range b.Y {
 			if b.YText != nil && b.YText[r] != "" {
@@ -213,6 +214,10 @@ func readStream(in, name string, opts Options) (*Dataset, error) {
 			}
 			d.Y = append(d.Y, y)
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return d, nil
 }
@@ -238,12 +243,10 @@ func TestStreamMatchesRead(t *testing.T) {
 				var got *Dataset
 				var err error
 				withChunks(size, 2, func() { got, err = readStream(tt.in, tt.name, tt.opts) })
-				switch {
-				case (err == nil) != (wantErr == nil):
-					t.Fatalf("chunks of %d: error %v, want %v", size, err, wantErr)
-				case err != nil && err.Error() != wantErr.Error():
-					t.Fatalf("chunks of %d: error\n%v\nwant\n%v", size, err, wantErr)
-				case err == nil:
+				if diff := errorDiff(err, wantErr); diff != "" {
+					t.Fatalf("chunks of %d: %s", size, diff)
+				}
+				if err == nil {
 					if wantNames != nil {
 						for r, y := range got.Y {
 							if name := got.LabelName(y); name != wantNames[r] {

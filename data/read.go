@@ -30,14 +30,7 @@ func ReadFile(path string, opts Options) (*Dataset, error) {
 // as the Source of the result and, with [FormatAuto], to choose the format
 // from its extension. All errors are of type [*Error].
 func Read(r io.Reader, name string, opts Options) (*Dataset, error) {
-	if err := opts.check(name); err != nil {
-		return nil, err
-	}
-	in, err := openInput(r, name, opts.maxExpansion())
-	if err != nil {
-		return nil, err
-	}
-	format, err := in.format(opts)
+	in, format, err := open(r, name, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -65,6 +58,23 @@ func Read(r io.Reader, name string, opts Options) (*Dataset, error) {
 		d.compact()
 	}
 	return d, nil
+}
+
+// open checks the options, opens r (decompressing it if it is gzip) and
+// decides its format.
+func open(r io.Reader, name string, opts Options) (*input, Format, error) {
+	if err := opts.check(name); err != nil {
+		return nil, 0, err
+	}
+	in, err := openInput(r, name, opts.maxExpansion())
+	if err != nil {
+		return nil, 0, err
+	}
+	format, err := in.format(opts)
+	if err != nil {
+		return nil, 0, err
+	}
+	return in, format, nil
 }
 
 // fileSize returns the size of r when it is a regular file read without

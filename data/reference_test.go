@@ -191,14 +191,7 @@ func (in *input) refCSVErr(err error) error {
 
 // refRead is Read with the sequential readers.
 func refRead(r io.Reader, name string, opts Options) (*Dataset, error) {
-	if err := opts.check(name); err != nil {
-		return nil, err
-	}
-	in, err := openInput(r, name, opts.maxExpansion())
-	if err != nil {
-		return nil, err
-	}
-	format, err := in.format(opts)
+	in, format, err := open(r, name, opts)
 	if err != nil {
 		return nil, err
 	}

@@ -73,14 +73,7 @@ type Stream struct {
 // and reads its header. name is used in errors and to choose the format,
 // as by Read. The Stream must be closed.
 func OpenStream(r io.Reader, name string, opts Options) (*Stream, error) {
-	if err := opts.check(name); err != nil {
-		return nil, err
-	}
-	in, err := openInput(r, name, opts.maxExpansion())
-	if err != nil {
-		return nil, err
-	}
-	format, err := in.format(opts)
+	in, format, err := open(r, name, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -179,6 +172,24 @@ func (s *Stream) Next() (*Block, error) {
 	}
 	s.rows += b.Rows
 	return b, nil
+}
+
+// Each calls f on every block left, in file order, and returns the first
+// error of the stream or of f, or nil at the end of the file. A block is
+// valid until f returns.
+func (s *Stream) Each(f func(b *Block) error) error {
+	for {
+		b, err := s.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if err := f(b); err != nil {
+			return err
+		}
+	}
 }
 
 func (s *Stream) next() (*Block, error) {

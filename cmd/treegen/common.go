@@ -404,18 +404,11 @@ func evaluateStream(m *ir.Model, s *data.Stream) (*scores, error) {
 	classOf := classMapper(m)
 	var preds, y []float64
 	var truth []int
-	for {
-		b, err := s.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
+	err = s.Each(func(b *data.Block) error {
 		preds = append(preds, b.Scores...)
 		if !m.IsClassifier() {
 			y = append(y, b.Y...)
-			continue
+			return nil
 		}
 		first := s.Rows() - b.Rows
 		for r, v := range b.Y {
@@ -427,10 +420,14 @@ func evaluateStream(m *ir.Model, s *data.Stream) (*scores, error) {
 			}
 			c, err := classOf(label, v, text)
 			if err != nil {
-				return nil, fmt.Errorf("%s: row %d: %v", s.Source(), first+r+1, err)
+				return fmt.Errorf("%s: row %d: %v", s.Source(), first+r+1, err)
 			}
 			truth = append(truth, c)
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return summarize(m, p, preds, y, truth), nil
 }

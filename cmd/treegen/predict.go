@@ -256,17 +256,12 @@ func (c *columns) writeCSV(w io.Writer, s *data.Stream) error {
 		bw.WriteString(csvField(h))
 	}
 	bw.WriteByte('\n')
-	for {
-		b, err := s.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return err
-		}
-		if _, err := bw.Write(b.Out); err != nil {
-			return err
-		}
+	err := s.Each(func(b *data.Block) error {
+		_, err := bw.Write(b.Out)
+		return err
+	})
+	if err != nil {
+		return err
 	}
 	return bw.Flush()
 }
@@ -296,23 +291,17 @@ func (c *columns) writeParquet(w io.Writer, s *data.Stream) error {
 	s.Prepare = c.fill
 	k := len(c.names)
 	var texts []string
-	for {
-		b, err := s.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return err
-		}
+	err = s.Each(func(b *data.Block) error {
 		texts = texts[:0]
 		if c.classes != nil {
 			for _, v := range b.Scores[b.Rows*k:] {
 				texts = append(texts, c.classes[int(v)])
 			}
 		}
-		if err := pw.WriteRows(b.Rows, b.Scores[:b.Rows*k], texts); err != nil {
-			return err
-		}
+		return pw.WriteRows(b.Rows, b.Scores[:b.Rows*k], texts)
+	})
+	if err != nil {
+		return err
 	}
 	return pw.Close()
 }

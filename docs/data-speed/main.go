@@ -457,13 +457,8 @@ func streamRows(name string) (int, error) {
 		return 0, err
 	}
 	defer s.Close()
-	for {
-		if _, err := s.Next(); err == io.EOF {
-			return s.Rows(), nil
-		} else if err != nil {
-			return 0, err
-		}
-	}
+	err = s.Each(func(*data.Block) error { return nil })
+	return s.Rows(), err
 }
 
 // command runs bin with args and returns its standard output.
