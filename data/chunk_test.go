@@ -173,15 +173,27 @@ func TestParseCell(t *testing.T) {
 	}
 }
 
-// FuzzParseCell checks parseCell against parseNumber on any cell.
+// FuzzParseCell checks parseCell against parseNumber on any cell, and
+// that the compact value of a cell gives its value back.
 func FuzzParseCell(f *testing.F) {
 	f.Add("-1.125314")
 	f.Add("123456789.012345")
+	f.Add("1.50000000")
 	f.Fuzz(func(t *testing.T, s string) {
 		v, st := parseCell([]byte(s))
 		w, wst := parseNumber(s)
 		if st != wst || math.Float64bits(v) != math.Float64bits(w) && !(v != v && w != w) {
 			t.Errorf("parseCell(%q) = %v, %v; parseNumber: %v, %v", s, v, st, w, wst)
+		}
+		if st != cellOK && st != cellMissing {
+			return
+		}
+		if c, ok := encodeCompactText([]byte(s), v); ok {
+			if got := decodeCompact(c); math.Float64bits(got) != math.Float64bits(v) && !(v != v && got != got) {
+				t.Errorf("compact value of %q (%v) comes back as %v", s, v, got)
+			}
+		} else if _, ok := encodeCompact(v); ok {
+			t.Errorf("%q (%v) has a compact value, but not from its text", s, v)
 		}
 	})
 }

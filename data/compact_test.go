@@ -2,26 +2,30 @@ package data
 
 import (
 	"math"
+	"math/rand/v2"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 )
 
 // TestCompact reads files with Options.Compact at every chunk size and
-// checks that the values are those of a plain read, in X32 when every
-// value is a float32 exactly and in X otherwise, and that the methods of
+// checks that the values are those of a plain read, in XC when every
+// value is a short decimal and in X otherwise, and that the methods of
 // Dataset see the same rows either way.
 func TestCompact(t *testing.T) {
 	tests := []struct {
 		name, in string
 		compact  bool
 	}{
-		{"exact.csv", "a,b,target\n0.5,-2,1\n1e3,NA,0\n-inf,0.25,1\n3,4,0\n", true},
-		{"late.csv", "a,b,target\n0.5,-2,1\n1e3,NA,0\n-inf,0.25,1\n3,0.1,0\n", false},
-		{"first.tsv", "a\tb\ttarget\n0.1\t-2\t1\n1e3\t?\t0\n", false},
-		{"exact.libsvm", "1 1:0.5 3:2\n0 2:-1\n", true},
-		{"inexact.libsvm", "1 1:0.5 3:2\n0 2:1e-300\n", false},
+		{"short.csv", "a,b,target\n0.5,-2,1\n1e3,NA,0\n-inf,0.1234567,1\n3,-0,0\n6.02e10,1e-22,1\n", true},
+		{"late.csv", "a,b,target\n0.5,-2,1\n1e3,NA,0\n-inf,0.25,1\n3,0.123456789012,0\n", false},
+		{"first.tsv", "a\tb\ttarget\n1e-23\t-2\t1\n1e3\t?\t0\n", false},
+		{"short.libsvm", "1 1:0.5 3:2\n0 2:-1.75e-3\n", true},
+		{"long.libsvm", "1 1:0.5 3:2\n0 2:1e-300\n", false},
 		{"target-only.csv", "target\n1\n2\n", true},
+		{"float32.csv", "a,b,target\n0.5,-2,1\n8.325200080871582,NA,0\n-122.2300033569336,37.880001068115234,1\n3,4,0\n", true},
+		{"neither.csv", "a,b,target\n0.5,-2,1\n8.325200080871582,NA,0\n-122.2300033569336,0.1,1\n3,4,0\n", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -38,8 +42,13 @@ func TestCompact(t *testing.T) {
 				if got.IsCompact() != tt.compact {
 					t.Fatalf("chunks of %d: IsCompact() = %v, want %v", size, got.IsCompact(), tt.compact)
 				}
-				if got.IsCompact() && (got.X != nil || len(got.X32) != got.Rows*got.Cols) {
-					t.Fatalf("chunks of %d: compact with %d values in X and %d in X32", size, len(got.X), len(got.X32))
+				whole := *want
+				whole.compact()
+				if got.IsCompact() && got.xcKind != whole.xcKind {
+					t.Fatalf("chunks of %d: kind %d, the whole file's %d", size, got.xcKind, whole.xcKind)
+				}
+				if got.IsCompact() && (got.X != nil || len(got.XC) != got.Rows*got.Cols) {
+					t.Fatalf("chunks of %d: compact with %d values in X and %d in XC", size, len(got.X), len(got.XC))
 				}
 				checkSameRows(t, got, want)
 			}
@@ -79,10 +88,67 @@ func checkSameRows(t *testing.T, got, want *Dataset) {
 		t.Errorf("Subset of a data set that IsCompact %v has IsCompact %v", got.IsCompact(), sub.IsCompact())
 	}
 	sub.Expand()
-	if sub.IsCompact() || sub.X32 != nil {
-		t.Errorf("Expand left X32")
+	if sub.IsCompact() || sub.XC != nil {
+		t.Errorf("Expand left XC")
 	}
 	if diff := sameData(sub, wsub); diff != "" {
 		t.Errorf("expanded Subset: %s", diff)
 	}
+}
+
+// TestCompactValues checks that compact values give back the float64 of
+// the decimals they are made from, bit for bit, and that the numbers that
+// have none are refused.
+func TestCompactValues(t *testing.T) {
+	for _, tt := range []struct {
+		s  string
+		ok bool
+	}{
+		{"0", true}, {"-0", true}, {"1", true}, {"-2.5", true}, {"0.1", true}, {"0.1234567", true},
+		{"12345678", true}, {"67108863", true}, {"67108864", false}, {"671088630", true}, {"-8.044e-09", true},
+		{"1e-22", true}, {"1e-23", false}, {"6.02e10", true}, {"6.02e23", false}, {"6.7e15", true}, {"1e17", false},
+		{"123456789", false}, {"0.30000000000000004", false}, {"inf", true}, {"-inf", true}, {"nan", true},
+		{"3.4028234663852886e38", false}, {"5e-324", false},
+	} {
+		v, err := strconv.ParseFloat(tt.s, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, ok := encodeCompact(v)
+		if ok != tt.ok {
+			t.Errorf("%s: encoded %v, want %v", tt.s, ok, tt.ok)
+			continue
+		}
+		if got := decodeCompact(c); ok && math.Float64bits(got) != math.Float64bits(v) && !(v != v && got != got) {
+			t.Errorf("%s: %v (bits %x) comes back as %v (bits %x)", tt.s, v, math.Float64bits(v), got, math.Float64bits(got))
+		}
+	}
+	// Every decimal of up to 7 significant digits, at every scale a data
+	// file writes, has a compact value.
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 200_000 {
+		s := strconv.FormatFloat(r.NormFloat64()*math.Pow(10, float64(r.IntN(16)-8)), 'g', 1+r.IntN(7), 64)
+		v, _ := strconv.ParseFloat(s, 64)
+		c, ok := encodeCompact(v)
+		if !ok || math.Float64bits(decodeCompact(c)) != math.Float64bits(v) {
+			t.Fatalf("%s: encoded %v, decodes to %v", s, ok, decodeCompact(c))
+		}
+	}
+}
+
+// FuzzCompact checks that whatever encodes decodes to the same bits.
+func FuzzCompact(f *testing.F) {
+	f.Add(uint64(0x3fb999999999999a))
+	f.Add(uint64(0x8000000000000000))
+	f.Fuzz(func(t *testing.T, bits uint64) {
+		v := math.Float64frombits(bits)
+		c, ok := encodeCompact(v)
+		if !ok {
+			return
+		}
+		got := decodeCompact(c)
+		if math.Float64bits(got) != bits && !(v != v && got != got) {
+			t.Fatalf("%v (bits %x) comes back as %v (bits %x)", v, bits, got, math.Float64bits(got))
+		}
+	})
 }

@@ -11,17 +11,21 @@ import (
 
 // Dataset is a dense, row-major table of float64 features with an optional target.
 type Dataset struct {
-	Source   string    // file name it was read from ("" if built in memory)
-	Format   Format    // format the file was read as; FormatAuto if built in memory
-	Features []string  // column names, len == Cols
-	X        []float64 // Rows*Cols, row-major; NaN marks a missing value
-	// X32 holds the features instead of X, in half the memory, when the
-	// data set was read with [Options].Compact and every value of the file
-	// is a float32 exactly; X is nil then. Such a data set is compact (see
-	// [Dataset.IsCompact]); [Dataset.Expand] turns it into X.
-	X32        []float32
+	Source     string    // file name it was read from ("" if built in memory)
+	Format     Format    // format the file was read as; FormatAuto if built in memory
+	Features   []string  // column names, len == Cols
+	X          []float64 // Rows*Cols, row-major; NaN marks a missing value
 	Y          []float64 // len == Rows, or nil when the file has no target column
 	Rows, Cols int
+
+	// XC holds the features instead of X, in half the memory, when the
+	// data set was read with [Options].Compact and every value of the file
+	// is a short decimal (see Options.Compact); X is nil then. Such a data
+	// set is compact (see [Dataset.IsCompact]): read its values with
+	// [Dataset.At], Row, Column or Block, or turn it into X with
+	// [Dataset.Expand]. How a value is encoded in 4 bytes is internal.
+	XC     []uint32
+	xcKind compactKind // how XC encodes the values
 
 	// Labels holds the class labels of a target column of text, nil when
 	// the target holds numbers. When it is set, Y[r] is the index in Labels
@@ -45,8 +49,8 @@ func (d *Dataset) Row(i int) []float64 {
 	lo, hi := i*d.Cols, (i+1)*d.Cols
 	if d.IsCompact() {
 		row := make([]float64, d.Cols)
-		for j, v := range d.X32[lo:hi] {
-			row[j] = widen(v)
+		for j, v := range d.XC[lo:hi] {
+			row[j] = d.xcKind.decode(v)
 		}
 		return row
 	}
@@ -61,19 +65,19 @@ func (d *Dataset) Block(lo, hi int, dst []float64) []float64 {
 		return d.X[lo*d.Cols : hi*d.Cols : hi*d.Cols]
 	}
 	dst = slices.Grow(dst[:0], (hi-lo)*d.Cols)
-	for _, v := range d.X32[lo*d.Cols : hi*d.Cols] {
-		dst = append(dst, widen(v))
+	for _, v := range d.XC[lo*d.Cols : hi*d.Cols] {
+		dst = append(dst, d.xcKind.decode(v))
 	}
 	return dst
 }
 
-// IsCompact reports whether d holds its features in X32 rather than X.
-func (d *Dataset) IsCompact() bool { return d.X == nil && d.X32 != nil }
+// IsCompact reports whether d holds its features in XC rather than X.
+func (d *Dataset) IsCompact() bool { return d.X == nil && d.XC != nil }
 
-// At returns feature f of row r, from X or X32.
+// At returns feature f of row r, from X or XC.
 func (d *Dataset) At(r, f int) float64 {
-	if d.X == nil && d.X32 != nil {
-		return widen(d.X32[r*d.Cols+f])
+	if d.X == nil && d.XC != nil {
+		return d.xcKind.decode(d.XC[r*d.Cols+f])
 	}
 	return d.X[r*d.Cols+f]
 }
@@ -84,7 +88,7 @@ func (d *Dataset) Column(f int, dst []float64) []float64 {
 	dst = slices.Grow(dst[:0], d.Rows)[:d.Rows]
 	if d.IsCompact() {
 		for r := range dst {
-			dst[r] = widen(d.X32[r*d.Cols+f])
+			dst[r] = d.xcKind.decode(d.XC[r*d.Cols+f])
 		}
 		return dst
 	}
@@ -95,50 +99,29 @@ func (d *Dataset) Column(f int, dst []float64) []float64 {
 }
 
 // Expand turns a compact data set into one with its features in X, as
-// float64 (the same values), and drops X32. It does nothing to a data set
+// float64 (the same values), and drops XC. It does nothing to a data set
 // that is not compact.
 func (d *Dataset) Expand() {
 	if !d.IsCompact() {
 		return
 	}
-	d.X = make([]float64, len(d.X32))
-	for i, v := range d.X32 {
-		d.X[i] = widen(v)
+	d.X = make([]float64, len(d.XC))
+	for i, v := range d.XC {
+		d.X[i] = d.xcKind.decode(v)
 	}
-	d.X32 = nil
+	d.XC = nil
 }
 
-// widen returns v as a float64, and a NaN as math.NaN(), the NaN that
-// reading a missing value gives, so that a compact data set has the bits
-// of the one it was read as.
-func widen(v float32) float64 {
-	if v != v {
-		return math.NaN()
-	}
-	return float64(v)
-}
-
-// compact stores the features in X32 when every one is a float32 exactly.
+// compact stores the features in XC when every one has a compact value:
+// as short decimals, or else as float32.
 func (d *Dataset) compact() {
-	if d.X == nil || !exact32(d.X) {
+	if d.X == nil {
 		return
 	}
-	d.X32 = make([]float32, len(d.X))
-	for i, v := range d.X {
-		d.X32[i] = float32(v)
+	xc, kind, decimal, f32 := encodeAll(make([]uint32, 0, len(d.X)), d.X)
+	if decimal || f32 {
+		d.X, d.XC, d.xcKind = nil, xc, kind
 	}
-	d.X = nil
-}
-
-// exact32 reports whether every value of x is a float32 exactly (NaN and
-// the infinities are).
-func exact32(x []float64) bool {
-	for _, v := range x {
-		if float64(float32(v)) != v && v == v {
-			return false
-		}
-	}
-	return true
 }
 
 // Subset returns a new Dataset holding copies of the given rows, in the
@@ -156,7 +139,7 @@ func (d *Dataset) Subset(rows []int) *Dataset {
 		NoHeader: d.NoHeader,
 	}
 	if d.IsCompact() {
-		s.X32 = make([]float32, len(rows)*d.Cols)
+		s.XC, s.xcKind = make([]uint32, len(rows)*d.Cols), d.xcKind
 	} else {
 		s.X = make([]float64, len(rows)*d.Cols)
 	}
@@ -165,8 +148,8 @@ func (d *Dataset) Subset(rows []int) *Dataset {
 	}
 	c := d.Cols
 	for k, r := range rows {
-		if s.X32 != nil {
-			copy(s.X32[k*c:(k+1)*c], d.X32[r*c:(r+1)*c])
+		if s.XC != nil {
+			copy(s.XC[k*c:(k+1)*c], d.XC[r*c:(r+1)*c])
 		} else {
 			copy(s.X[k*c:(k+1)*c], d.X[r*c:(r+1)*c])
 		}
@@ -335,11 +318,15 @@ type Options struct {
 	// target is then found by name, Target). Target must be "" when it is
 	// set.
 	TargetColumn int
-	// Compact stores the features in [Dataset].X32, 4 bytes a value
-	// rather than 8, when every value of the file is a float32 exactly:
-	// integers below 2^24 and binary fractions such as 0.5 or 0.375 are,
-	// most decimal fractions (0.1) are not. Otherwise they are in X as
-	// usual. The values are the same either way.
+	// Compact stores the features in [Dataset].XC, 4 bytes a value rather
+	// than 8, when every value of the file has a compact value: when each
+	// is a short decimal, a whole number below 2^26 (67,108,864) divided by
+	// a power of ten up to 10^22 or multiplied by one up to 10^8, as
+	// numbers written with up to 7 significant digits (and most with 8)
+	// and integers are; or else when each is a float32 exactly, as numbers
+	// printed from float32 data at float64's precision are
+	// (8.325200080871582). Missing values and infinities are both. The
+	// values are the same either way, bit for bit.
 	Compact bool
 	// ChunkBytes is how many bytes of a text file are read and parsed at a
 	// time, at least (a chunk ends at the last record boundary in it, and

@@ -126,12 +126,12 @@ func ExampleStream() {
 }
 
 func ExampleDataset_IsCompact() {
-	const file = "pixel1,pixel2,target\n0,255,7\n128,64,1\n"
-	d, err := data.Read(strings.NewReader(file), "digits.csv", data.Options{Compact: true})
+	const file = "height,weight,target\n1.72,68.5,0\n1.65,NA,1\n"
+	d, err := data.Read(strings.NewReader(file), "people.csv", data.Options{Compact: true})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(d.IsCompact(), d.X32, d.Row(1))
-	// Output: true [0 255 128 64] [128 64]
+	fmt.Println(d.IsCompact(), len(d.XC), d.Row(0), d.At(1, 1))
+	// Output: true 4 [1.72 68.5] NaN
 }

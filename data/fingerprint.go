@@ -30,8 +30,8 @@ func (d *Dataset) Fingerprint() map[string]string {
 	for _, v := range d.X {
 		add(v)
 	}
-	for _, v := range d.X32 { // as float64: the same hash as expanded
-		add(widen(v))
+	for _, v := range d.XC { // as float64: the same hash as expanded
+		add(d.xcKind.decode(v))
 	}
 	for _, v := range d.Y {
 		add(v)

@@ -17,6 +17,7 @@ import (
 // wait for the end of the column to know whether it holds text). It stops
 // at the first error, which it sets in c.err.
 func (t *table) parseChunk(c *chunk, withY bool) {
+	c.fitsDecimal = t.compact
 	switch {
 	case t.format == FormatTSV:
 		c.err = t.parseLines(c, '\t')
@@ -26,6 +27,9 @@ func (t *table) parseChunk(c *chunk, withY bool) {
 		c.err = t.parseLines(c, ',')
 	}
 	c.block.Line = c.line
+	if t.compact {
+		c.compactKinds()
+	}
 	if withY && t.target >= 0 && !t.drop {
 		c.block.Y = c.block.Y[:0]
 		for r, cell := range c.tcells {
@@ -166,6 +170,13 @@ func (t *table) cell(c *chunk, col int, cell []byte, line int) error {
 		return errorf(t.file, line, col+1, "cell %s in column %q is out of range", quoteCell(cell), t.names[col])
 	}
 	c.block.X = append(c.block.X, v)
+	if t.compact && c.fitsDecimal {
+		if code, ok := encodeCompactText(cell, v); ok {
+			c.xc = append(c.xc, code)
+		} else {
+			c.fitsDecimal = false
+		}
+	}
 	return nil
 }
 

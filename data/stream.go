@@ -476,10 +476,13 @@ func readText(in *input, format Format, opts Options, size int64) (*Dataset, err
 		return nil, err
 	}
 	s := &Stream{name: in.name, t: t}
+	t.compact = opts.Compact
 	p := startPipeline(sp, first, func(c *chunk) { t.parseChunk(c, false) })
 	defer p.stop()
 	compact := opts.Compact
-	var x32 []float32
+	var xc []uint32
+	kind := compactDecimal
+	allDecimal, allFloat32 := true, true
 	room := 0
 	for {
 		c := p.next()
@@ -500,30 +503,43 @@ func readText(in *input, format Format, opts Options, size int64) (*Dataset, err
 			return nil, c.err
 		}
 		x := c.block.X
-		if compact && !exact32(x) {
-			// A value that float32 does not hold: float64 from now on.
-			compact = false
-			t.x = make([]float64, len(x32), max(cap(x32), len(x32)+len(x)))
-			for i, v := range x32 {
-				t.x[i] = widen(v)
+		if compact {
+			// Short decimals while every value so far is one, else float32
+			// while every value is one exactly, else float64: the kind does
+			// not depend on where the chunks end.
+			allDecimal = allDecimal && c.fitsDecimal
+			allFloat32 = allFloat32 && c.fitsFloat32
+			switch {
+			case !allDecimal && !allFloat32:
+				compact = false
+				t.x = make([]float64, len(xc), max(cap(xc), len(xc)+len(x)))
+				for i, v := range xc {
+					t.x[i] = kind.decode(v)
+				}
+				xc = nil
+			case !allDecimal && kind == compactDecimal:
+				for i, v := range xc {
+					xc[i], _ = compactFloat32.encode(kind.decode(v))
+				}
+				kind = compactFloat32
 			}
-			x32 = nil
 		}
 		if room == 0 && c.block.Rows > 0 && size > 0 {
 			// Room for the rows the file holds at the density of its first
 			// chunk, and 2% more, so that the rows are copied once.
 			room = int(min(float64(len(x))/float64(len(c.buf))*float64(size)*1.02, 1<<34))
 			if compact {
-				x32 = make([]float32, 0, room)
+				xc = make([]uint32, 0, room)
 			} else {
 				t.x = make([]float64, 0, room)
 			}
 		}
-		if compact {
-			for _, v := range x {
-				x32 = append(x32, float32(v))
-			}
-		} else {
+		switch {
+		case compact && c.kind == kind:
+			xc = append(xc, c.xc...)
+		case compact:
+			xc = encodeIn(xc, x, kind)
+		default:
 			t.x = append(t.x, x...)
 		}
 		t.rows += c.block.Rows
@@ -532,9 +548,9 @@ func readText(in *input, format Format, opts Options, size int64) (*Dataset, err
 	if compact {
 		d, err := t.dataset()
 		if err == nil {
-			d.X, d.X32 = nil, x32
-			if x32 == nil {
-				d.X32 = []float32{} // no feature columns
+			d.X, d.XC, d.xcKind = nil, xc, kind
+			if xc == nil {
+				d.XC = []uint32{} // no feature columns
 			}
 		}
 		return d, err

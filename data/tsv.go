@@ -10,15 +10,16 @@ import (
 
 // table collects the rows of a TSV or CSV file.
 type table struct {
-	file   string
-	names  []string // all column names, in file order
-	target int      // index of the target column in names, or -1
-	drop   bool     // skip the target column (Options.DropTarget)
-	header bool     // the first line is a header, not data
-	format Format   // FormatTSV or FormatCSV
-	x      []float64
-	y      targetColumn
-	rows   int
+	file    string
+	names   []string // all column names, in file order
+	target  int      // index of the target column in names, or -1
+	drop    bool     // skip the target column (Options.DropTarget)
+	header  bool     // the first line is a header, not data
+	format  Format   // FormatTSV or FormatCSV
+	compact bool     // encode the features as compact values too (Options.Compact)
+	x       []float64
+	y       targetColumn
+	rows    int
 }
 
 // maxNumericTarget is how many distinct numbers a target column may hold

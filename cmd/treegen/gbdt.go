@@ -131,6 +131,7 @@ features (enable_categorical): see docs/GBDT.md.`,
 	}
 	cmd.Flags().StringVar(&objective, "objective", "", "loss: logistic (binary), softmax (multiclass), squarederror (regression), poisson (counts), gamma (positive values), tweedie (values >= 0), pseudohuber (robust regression) or quantile (--quantile-alpha)")
 	cmd.Flags().StringVar(&weight, "weight", "", "weigh the rows by this column of the data files, which is then no feature (\"\": every row weighs 1)")
+	cmd.Flags().BoolVar(&f.compact, "compact", true, "keep the features in 4 bytes a value when every value of the data files is a short decimal or a float32 (docs/DATA.md); the model is the same")
 	cmd.Flags().Float64Var(&o.ScalePosWeight, "scale-pos-weight", 1, "logistic: multiply the weight of the positive rows by this")
 	cmd.Flags().Float64Var(&o.TweedieVariancePower, "tweedie-variance-power", gbdt.DefaultTweedieVariancePower, "tweedie: the variance power, in (1, 2)")
 	cmd.Flags().Float64Var(&o.HuberSlope, "huber-slope", gbdt.DefaultHuberSlope, "pseudohuber: the slope δ of the loss")
@@ -390,13 +391,13 @@ func takeWeights(d *data.Dataset, name string) ([]float64, *data.Dataset, error)
 	out := *d
 	out.Features = slices.Delete(slices.Clone(d.Features), j, j+1)
 	out.Cols = d.Cols - 1
-	out.X, out.X32 = dropColumn(d.X, d.Cols, j), dropColumn(d.X32, d.Cols, j)
+	out.X, out.XC = dropColumn(d.X, d.Cols, j), dropColumn(d.XC, d.Cols, j)
 	return w, &out, nil
 }
 
 // dropColumn returns a copy of the rows of x, cols values each, without
 // column j; nil if x is nil.
-func dropColumn[F float32 | float64](x []F, cols, j int) []F {
+func dropColumn[F any](x []F, cols, j int) []F {
 	if x == nil {
 		return nil
 	}

@@ -31,8 +31,7 @@
 //     with a comma-separated list, a CSV of each), the same rows in the
 //     three formats;
 //   - counts.csv: as many rows of 50 integer features 0..255 (the features
-//     above, scaled and rounded), whose values a float32 holds exactly, for
-//     compact training data;
+//     above, scaled and rounded);
 //   - model.json: a GBDT model of 100 trees of depth 8 (logistic),
 //     trained by "treegen train gbdt" on 100,000 rows of another seed;
 //   - big.csv: rows up to -big-gb gigabytes (default 10; 0 skips it).
@@ -43,7 +42,8 @@
 // read to its end without keeping the rows, in this process, on
 // GOMAXPROCS cores (the fastest of -repeat runs); MB/s counts the file's
 // bytes. Commands: "treegen predict", "treegen eval" and "treegen train
-// gbdt" (10 trees of depth 6, for its memory) run as users run them, under
+// gbdt" (10 trees of depth 6, for its memory, with the features in float64
+// and compact) run as users run them, under
 // /usr/bin/time, which reports the wall time and the peak resident set
 // size (the fastest time and the largest peak of -repeat runs); predict
 // also reads gzip from its standard input (zcat rows.csv.gz | treegen
@@ -227,18 +227,19 @@ func run(c config) error {
 	res = append(res, r)
 
 	// Training memory.
-	for _, f := range []string{"rows.csv", "counts.csv"} {
+	for _, f := range []struct{ name, compact, note string }{
+		{"rows.csv", "false", "float64 features (--compact=false)"},
+		{"rows.csv", "true", "compact features (short decimals)"},
+		{"counts.csv", "true", "compact features (integers)"},
+	} {
 		r, err := timed(1, bin, "train", "gbdt", "--objective", "logistic", "--trees", "10", "--max-depth", "6",
-			"--data", path(f), "-o", path("trained.json"))
+			"--compact="+f.compact, "--data", path(f.name), "-o", path("trained.json"))
 		if err != nil {
 			return err
 		}
-		r.what, r.file, r.rows, r.bytes = "treegen train gbdt (10 trees)", f, n, size(path(f))
+		r.what, r.file, r.rows, r.bytes = "treegen train gbdt (10 trees)", f.name, n, size(path(f.name))
 		r.perRowBytes = r.peakMiB * (1 << 20) / float64(n)
-		r.note = "float64 features"
-		if f == "counts.csv" {
-			r.note = "compact: float32 features"
-		}
+		r.note = f.note
 		res = append(res, r)
 	}
 	for _, f := range files {

@@ -19,7 +19,7 @@ import (
 // read well after the trainer's name: "tel: the training set has no rows".
 func Check(d *data.Dataset, what string) error {
 	if d != nil && d.IsCompact() {
-		return fmt.Errorf("the %s set is compact (float32 features, data.Options.Compact), which this trainer does not read: expand it with Dataset.Expand", what)
+		return fmt.Errorf("the %s set is compact (data.Options.Compact), which this trainer does not read: expand it with Dataset.Expand", what)
 	}
 	return check(d, what)
 }
@@ -33,7 +33,7 @@ func CheckCompact(d *data.Dataset, what string) error {
 func check(d *data.Dataset, what string) error {
 	values := 0
 	if d != nil {
-		values = max(len(d.X), len(d.X32))
+		values = max(len(d.X), len(d.XC))
 	}
 	switch {
 	case d == nil:
@@ -44,7 +44,7 @@ func check(d *data.Dataset, what string) error {
 		return fmt.Errorf("the %s set has no features", what)
 	case d.Y == nil:
 		return fmt.Errorf("the %s set has no target column", what)
-	case values != d.Rows*d.Cols || d.X != nil && d.X32 != nil:
+	case values != d.Rows*d.Cols || d.X != nil && d.XC != nil:
 		return fmt.Errorf("malformed %s set: %d values for %d rows of %d features", what, values, d.Rows, d.Cols)
 	case len(d.Y) != d.Rows:
 		return fmt.Errorf("malformed %s set: %d target values for %d rows", what, len(d.Y), d.Rows)

@@ -39,16 +39,16 @@ func TestCheck(t *testing.T) {
 			t.Errorf("%s: error %v, want %q", tc.name, err, tc.want)
 		}
 	}
-	compact := mod(func(d *data.Dataset) { d.X, d.X32 = nil, []float32{1, 2, 3, 4} })
-	if err := Check(compact, "training"); err == nil || err.Error() != "the training set is compact (float32 features, data.Options.Compact), which this trainer does not read: expand it with Dataset.Expand" {
+	compact := mod(func(d *data.Dataset) { d.X, d.XC = nil, []uint32{1, 2, 3, 4} })
+	if err := Check(compact, "training"); err == nil || err.Error() != "the training set is compact (data.Options.Compact), which this trainer does not read: expand it with Dataset.Expand" {
 		t.Errorf("Check of a compact set: %v", err)
 	}
 	if err := CheckCompact(compact, "training"); err != nil {
 		t.Errorf("CheckCompact of a compact set: %v", err)
 	}
-	both := mod(func(d *data.Dataset) { d.X32 = []float32{1, 2, 3, 4} })
+	both := mod(func(d *data.Dataset) { d.XC = []uint32{1, 2, 3, 4} })
 	if err := CheckCompact(both, "training"); err == nil || err.Error() != "malformed training set: 4 values for 2 rows of 2 features" {
-		t.Errorf("CheckCompact of a set with X and X32: %v", err)
+		t.Errorf("CheckCompact of a set with X and XC: %v", err)
 	}
 	other := good()
 	other.Features = []string{"a", "c"}
