@@ -2,7 +2,6 @@ package gbdt
 
 import (
 	"math"
-	"slices"
 
 	"github.com/treegen/treegen/data"
 	"github.com/treegen/treegen/internal/parallel"
@@ -93,6 +92,7 @@ func newBinnedCat(d *data.Dataset, maxBins, threads int, cat []bool) *binned {
 	parallel.For(groups, threads, func(group int) {
 		vals := make([]float64, 0, n)
 		var col []float64
+		var scratch []uint64
 		for f := 4 * group; f < min(4*group+4, p); f++ {
 			col = d.Column(f, col)
 			vals = vals[:0]
@@ -109,7 +109,8 @@ func newBinnedCat(d *data.Dataset, maxBins, threads int, cat []bool) *binned {
 			if isCat {
 				limit = maxCategories // checkCategories has counted them
 			}
-			e := quantileEdges(vals, limit)
+			var e []float64
+			e, scratch = quantileEdgesScratch(vals, limit, scratch)
 			if isCat {
 				c := make([]int, 0, len(e)+1)
 				if len(vals) > 0 {
@@ -174,7 +175,19 @@ const (
 // that is not above the previous edge (or the smallest value) because of
 // ties, the next distinct value; the edges stop when the values run out.
 func quantileEdges(vals []float64, limit int) []float64 {
-	slices.Sort(vals)
+	edges, _ := quantileEdgesScratch(vals, limit, nil)
+	return edges
+}
+
+// quantileEdgesScratch is quantileEdges sorting with scratch, which it
+// returns, grown, for the next call.
+func quantileEdgesScratch(vals []float64, limit int, scratch []uint64) ([]float64, []uint64) {
+	scratch = sortFloats(vals, scratch)
+	return edgesOfSorted(vals, limit), scratch
+}
+
+// edgesOfSorted is quantileEdges of values already sorted.
+func edgesOfSorted(vals []float64, limit int) []float64 {
 	m := len(vals)
 	if m == 0 {
 		return nil
@@ -218,15 +231,24 @@ func (b *binned) bin(f, r int) int {
 }
 
 // binOf returns the bin of the present value v: the number of edges <= v.
+// The search halves the range without branches (the compiler makes the
+// step a conditional move), as the comparisons of random values would be
+// mispredicted half the time.
 func binOf(edges []float64, v float64) int {
-	lo, hi := 0, len(edges)
-	for lo < hi {
-		mid := int(uint(lo+hi) >> 1)
-		if edges[mid] <= v {
-			lo = mid + 1
-		} else {
-			hi = mid
-		}
+	n := len(edges)
+	if n == 0 {
+		return 0
 	}
-	return lo
+	base := 0
+	for n > 1 {
+		half := n / 2
+		if edges[base+half] <= v {
+			base += half
+		}
+		n -= half
+	}
+	if edges[base] <= v {
+		base++
+	}
+	return base
 }
