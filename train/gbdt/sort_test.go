@@ -16,7 +16,9 @@ func TestSortFloats(t *testing.T) {
 		func() float64 { return r.NormFloat64() },
 		func() float64 { return float64(r.IntN(7)) - 3 },
 		func() float64 { return math.Ldexp(r.Float64()-0.5, r.IntN(2100)-1075) }, // subnormals to huge
-		func() float64 { return []float64{math.Inf(1), math.Inf(-1), 0, 5e-324, -5e-324, math.MaxFloat64}[r.IntN(6)] },
+		func() float64 {
+			return []float64{math.Inf(1), math.Inf(-1), 0, 5e-324, -5e-324, math.MaxFloat64}[r.IntN(6)]
+		},
 		func() float64 { return 1 + float64(r.IntN(2000))*0x1p-52 }, // one digit differs: an odd number of passes
 	}
 	var scratch []uint64
