@@ -13,14 +13,16 @@ func (a *app) evalCmd() *cobra.Command {
 	var rounds int
 	var asJSON bool
 	cmd := &cobra.Command{
-		Use:   "eval --model MODEL.json --data FILE [--json]",
+		Use:   "eval --model MODEL.json --data FILE|- [--json]",
 		Short: "Score a model on labelled data: accuracy, AUC, log-loss, MSE",
 		Long: `eval runs the interpreter over a labelled data file and prints accuracy,
 AUC (one-vs-rest macro average for multiclass) and log-loss for classifiers,
 and mean squared error for regression. Target values are matched to the
 model's class names. A TSV or CSV file whose first line is all numbers has
 no header line, so no column is named by --target: --target-column N says
-which column is the target (--header and --no-header override the guess).`,
+which column is the target (--header and --no-header override the guess).
+eval streams the file, as predict does, keeping only the predictions and
+targets of its rows; --data - reads the standard input.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if model == "" {
@@ -59,7 +61,7 @@ which column is the target (--header and --no-header override the guess).`,
 	}
 	cmd.Flags().StringVar(&model, "model", "", "model file (IR JSON)")
 	addIterations(cmd, &rounds)
-	df.register(cmd, "labelled data file", true)
+	df.register(cmd, "labelled data file; - reads the standard input", true)
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	return cmd
 }

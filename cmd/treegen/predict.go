@@ -24,8 +24,8 @@ func (a *app) predictCmd() *cobra.Command {
 	var margin, leaves bool
 	prec := codegen.Float64
 	cmd := &cobra.Command{
-		Use:   "predict --model MODEL.json --data FILE [--out FILE] [--margin | --leaves]",
-		Short: "Predict with the interpreter; CSV out",
+		Use:   "predict --model MODEL.json --data FILE|- [--out FILE|-] [--margin | --leaves]",
+		Short: "Predict with the interpreter; CSV or Parquet out",
 		Long: `predict runs the interpreter over every row of a data file (with or without
 its target column) and writes CSV: one column per output, then, for
 classifiers, the predicted class. A classifier's outputs are the
@@ -35,7 +35,15 @@ binary classifier); other outputs are named output_0, output_1, ...
 (margin_0, margin_1, ... for outputs that are not classes), --leaves the
 leaf each tree sends the row to (columns tree_0, tree_1, ...). Numbers are
 printed so that they parse back to the same float64 (float32 with
---precision float32).
+--precision float32). An --out file named *.parquet gets Parquet instead:
+DOUBLE columns (FLOAT with --precision float32, INT64 for --leaves) and a
+STRING column for the class.
+
+predict streams: it parses and scores the file block by block on every
+core and writes the lines in file order, in memory that does not grow with
+the file. --data - reads the standard input (gzip too), --out - or no
+--out writes the standard output. A LibSVM file streams with --libsvm-base
+0 or 1; with auto it is read whole.
 
 A target column in the data file is left out without being read, so it may
 hold anything. The feature columns are matched to the model's by name
@@ -84,7 +92,7 @@ are matched by position (--header and --no-header override the guess, and
 	}
 	cmd.Flags().StringVar(&model, "model", "", "model file (IR JSON)")
 	addIterations(cmd, &rounds)
-	df.register(cmd, "data file (the target column, if present, is left out unread)", true)
+	df.register(cmd, "data file (the target column, if present, is left out unread); - reads the standard input", true)
 	cmd.Flags().StringVarP(&out, "out", "o", "", "output file: CSV, or Parquet when its name ends in .parquet (default: CSV on stdout)")
 	cmd.Flags().BoolVar(&margin, "margin", false, "write raw scores (margins) instead of predictions")
 	cmd.Flags().BoolVar(&leaves, "leaves", false, "write the leaf each tree sends the row to (its node index in the tree), one column per tree, like XGBoost's pred_leaf")
