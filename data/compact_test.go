@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -151,4 +152,45 @@ func FuzzCompact(f *testing.F) {
 			t.Fatalf("%v (bits %x) comes back as %v (bits %x)", v, bits, got, math.Float64bits(got))
 		}
 	})
+}
+
+// TestCompactParts checks Dataset.compact on values in many parts, whose
+// kinds differ from part to part.
+func TestCompactParts(t *testing.T) {
+	n := 3*compactPart + 17
+	for _, tt := range []struct {
+		name string
+		at   func(i int) float64
+		kind compactKind
+		ok   bool
+	}{
+		{"decimals", func(i int) float64 { return float64(i%1000) / 100 }, compactDecimal, true},
+		{"decimals then float32", func(i int) float64 {
+			if i < 2*compactPart {
+				return float64(i%1000) / 4
+			}
+			return float64(float32(float64(i) / 3))
+		}, compactFloat32, true},
+		{"neither at the end", func(i int) float64 {
+			if i == n-1 {
+				return 0.1 + 1e-12
+			}
+			return float64(i % 10)
+		}, 0, false},
+	} {
+		d := &Dataset{X: make([]float64, n), Rows: n, Cols: 1}
+		for i := range d.X {
+			d.X[i] = tt.at(i)
+		}
+		want := slices.Clone(d.X)
+		d.compact()
+		if d.IsCompact() != tt.ok || tt.ok && d.xcKind != tt.kind {
+			t.Fatalf("%s: IsCompact %v kind %d, want %v %d", tt.name, d.IsCompact(), d.xcKind, tt.ok, tt.kind)
+		}
+		for i, w := range want {
+			if got := d.At(i, 0); math.Float64bits(got) != math.Float64bits(w) {
+				t.Fatalf("%s: value %d is %v, want %v", tt.name, i, got, w)
+			}
+		}
+	}
 }

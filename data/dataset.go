@@ -4,9 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	goruntime "runtime"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/treegen/treegen/internal/parallel"
 )
 
 // Dataset is a dense, row-major table of float64 features with an optional target.
@@ -114,15 +117,40 @@ func (d *Dataset) Expand() {
 
 // compact stores the features in XC when every one has a compact value:
 // as short decimals, or else as float32.
+// The values are encoded in parts of compactPart on every core.
 func (d *Dataset) compact() {
 	if d.X == nil {
 		return
 	}
-	xc, kind, decimal, f32 := encodeAll(make([]uint32, 0, len(d.X)), d.X)
-	if decimal || f32 {
-		d.X, d.XC, d.xcKind = nil, xc, kind
+	parts := (len(d.X) + compactPart - 1) / compactPart
+	xc := make([]uint32, len(d.X))
+	kinds := make([]compactKind, parts)
+	decimal := make([]bool, parts)
+	f32 := make([]bool, parts)
+	parallel.For(parts, goruntime.GOMAXPROCS(0), func(i int) {
+		lo, hi := i*compactPart, min(len(d.X), (i+1)*compactPart)
+		// Encoded in place, into xc[lo:hi], which is exactly long enough.
+		_, kinds[i], decimal[i], f32[i] = encodeAll(xc[lo:lo:hi], d.X[lo:hi])
+	})
+	kind := compactDecimal
+	if slices.Contains(decimal, false) {
+		if slices.Contains(f32, false) {
+			return
+		}
+		kind = compactFloat32
 	}
+	parallel.For(parts, goruntime.GOMAXPROCS(0), func(i int) {
+		if kinds[i] != kind {
+			lo, hi := i*compactPart, min(len(d.X), (i+1)*compactPart)
+			encodeIn(xc[lo:lo:hi], d.X[lo:hi], kind)
+		}
+	})
+	d.X, d.XC, d.xcKind = nil, xc, kind
 }
+
+// compactPart is how many values a goroutine of Dataset.compact encodes at
+// a time.
+const compactPart = 1 << 16
 
 // Subset returns a new Dataset holding copies of the given rows, in the
 // given order (a row may appear more than once), with the same columns,
