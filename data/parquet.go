@@ -822,7 +822,10 @@ func readParquet(r io.ReaderAt, size int64, name string, opts Options) (*Dataset
 	if cols > 0 {
 		rows = min(rows, limit/int64(cols))
 	}
-	x := make([]float64, 0, int(rows)*cols)
+	fb := &featureBuilder{compact: opts.Compact}
+	fb.reserve(int(rows) * cols)
+	var block []float64 // the rows of a block, when they are made compact
+	var codes []uint32
 	var (
 		y      []float64
 		labels map[string]int32 // index of each label in cells
@@ -838,7 +841,11 @@ func readParquet(r io.ReaderAt, size int64, name string, opts Options) (*Dataset
 	}
 	var b Block
 	for {
-		b.X = x[len(x):]
+		if fb.compact {
+			b.X = block[:0]
+		} else {
+			b.X = fb.x[len(fb.x):] // read in place
+		}
 		if p.target != nil && !p.textTarget() {
 			b.Y = y[len(y):]
 		}
@@ -849,7 +856,15 @@ func readParquet(r io.ReaderAt, size int64, name string, opts Options) (*Dataset
 		if err != nil {
 			return nil, err
 		}
-		x = appendInPlace(x, b.X)
+		if fb.compact {
+			block = b.X
+			var kind compactKind
+			var decimal, f32 bool
+			codes, kind, decimal, f32 = encodeAll(codes, b.X)
+			fb.add(b.X, codes, kind, decimal, f32)
+		} else {
+			fb.x = appendInPlace(fb.x, b.X)
+		}
 		switch {
 		case p.textTarget():
 			for _, s := range b.YText {
@@ -872,7 +887,7 @@ func readParquet(r io.ReaderAt, size int64, name string, opts Options) (*Dataset
 		Source:   name,
 		Format:   FormatParquet,
 		Features: p.features(),
-		X:        x,
+		X:        fb.x,
 		Y:        y,
 		Rows:     int(p.row),
 		Cols:     cols,
@@ -880,6 +895,10 @@ func readParquet(r io.ReaderAt, size int64, name string, opts Options) (*Dataset
 	if p.textTarget() {
 		d.Labels, d.Y = sortLabels(cells, ids)
 	}
+	if d.X == nil {
+		d.X = []float64{} // no feature columns
+	}
+	fb.finish(d)
 	return d, nil
 }
 

@@ -54,8 +54,8 @@ func Read(r io.Reader, name string, opts Options) (*Dataset, error) {
 	}
 	d.Source = name
 	d.Format = format
-	if opts.Compact {
-		d.compact()
+	if opts.Compact && format == FormatLibSVM {
+		d.compact() // text and Parquet files are made compact as they are read
 	}
 	return d, nil
 }

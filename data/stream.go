@@ -479,11 +479,7 @@ func readText(in *input, format Format, opts Options, size int64) (*Dataset, err
 	t.compact = opts.Compact
 	p := startPipeline(sp, first, func(c *chunk) { t.parseChunk(c, false) })
 	defer p.stop()
-	compact := opts.Compact
-	var xc []uint32
-	kind := compactDecimal
-	allDecimal, allFloat32 := true, true
-	room := 0
+	fb := &featureBuilder{compact: opts.Compact}
 	for {
 		c := p.next()
 		if c == nil {
@@ -502,58 +498,88 @@ func readText(in *input, format Format, opts Options, size int64) (*Dataset, err
 		if c.err != nil {
 			return nil, c.err
 		}
-		x := c.block.X
-		if compact {
-			// Short decimals while every value so far is one, else float32
-			// while every value is one exactly, else float64: the kind does
-			// not depend on where the chunks end.
-			allDecimal = allDecimal && c.fitsDecimal
-			allFloat32 = allFloat32 && c.fitsFloat32
-			switch {
-			case !allDecimal && !allFloat32:
-				compact = false
-				t.x = make([]float64, len(xc), max(cap(xc), len(xc)+len(x)))
-				for i, v := range xc {
-					t.x[i] = kind.decode(v)
-				}
-				xc = nil
-			case !allDecimal && kind == compactDecimal:
-				for i, v := range xc {
-					xc[i], _ = compactFloat32.encode(kind.decode(v))
-				}
-				kind = compactFloat32
-			}
-		}
-		if room == 0 && c.block.Rows > 0 && size > 0 {
+		if fb.room == 0 && c.block.Rows > 0 && size > 0 {
 			// Room for the rows the file holds at the density of its first
 			// chunk, and 2% more, so that the rows are copied once.
-			room = int(min(float64(len(x))/float64(len(c.buf))*float64(size)*1.02, 1<<34))
-			if compact {
-				xc = make([]uint32, 0, room)
-			} else {
-				t.x = make([]float64, 0, room)
-			}
+			fb.reserve(int(min(float64(len(c.block.X))/float64(len(c.buf))*float64(size)*1.02, 1<<34)))
 		}
-		switch {
-		case compact && c.kind == kind:
-			xc = append(xc, c.xc...)
-		case compact:
-			xc = encodeIn(xc, x, kind)
-		default:
-			t.x = append(t.x, x...)
-		}
+		fb.add(c.block.X, c.xc, c.kind, c.fitsDecimal, c.fitsFloat32)
 		t.rows += c.block.Rows
 		p.release(c)
 	}
-	if compact {
-		d, err := t.dataset()
-		if err == nil {
-			d.X, d.XC, d.xcKind = nil, xc, kind
-			if xc == nil {
-				d.XC = []uint32{} // no feature columns
-			}
-		}
-		return d, err
+	t.x = fb.x
+	d, err := t.dataset()
+	if err == nil {
+		fb.finish(d)
 	}
-	return t.dataset()
+	return d, err
+}
+
+// featureBuilder puts the features of a file together, block by block, as
+// compact values when it is asked to and they fit, else as float64.
+type featureBuilder struct {
+	compact bool // the values so far are compact, in xc
+	x       []float64
+	xc      []uint32
+	kind    compactKind
+	room    int // values reserved, 0 if none
+
+	// Whether every value so far is a short decimal, and a float32.
+	notDecimal, notFloat32 bool
+}
+
+// reserve sets aside room for n values.
+func (fb *featureBuilder) reserve(n int) {
+	fb.room = n
+	if fb.compact {
+		fb.xc = slices.Grow(fb.xc, n-len(fb.xc))
+	} else {
+		fb.x = slices.Grow(fb.x, n-len(fb.x))
+	}
+}
+
+// add appends the values x of a block, whose compact values are codes in
+// kind when the block fits that kind (fitsDecimal, fitsFloat32 say which).
+// The values are short decimals while every value so far is one, else
+// float32 while every value is one exactly, else float64: the kind does
+// not depend on where the blocks end.
+func (fb *featureBuilder) add(x []float64, codes []uint32, kind compactKind, fitsDecimal, fitsFloat32 bool) {
+	if fb.compact {
+		fb.notDecimal = fb.notDecimal || !fitsDecimal
+		fb.notFloat32 = fb.notFloat32 || !fitsFloat32
+		switch {
+		case fb.notDecimal && fb.notFloat32:
+			fb.compact = false
+			fb.x = make([]float64, len(fb.xc), max(fb.room, len(fb.xc)+len(x)))
+			for i, v := range fb.xc {
+				fb.x[i] = fb.kind.decode(v)
+			}
+			fb.xc = nil
+		case fb.notDecimal && fb.kind == compactDecimal:
+			for i, v := range fb.xc {
+				fb.xc[i], _ = compactFloat32.encode(fb.kind.decode(v))
+			}
+			fb.kind = compactFloat32
+		}
+	}
+	switch {
+	case fb.compact && kind == fb.kind:
+		fb.xc = append(fb.xc, codes...)
+	case fb.compact:
+		fb.xc = encodeIn(fb.xc, x, fb.kind)
+	default:
+		fb.x = append(fb.x, x...)
+	}
+}
+
+// finish sets the features of d, which has its other fields, when they
+// are compact.
+func (fb *featureBuilder) finish(d *Dataset) {
+	if !fb.compact {
+		return
+	}
+	d.X, d.XC, d.xcKind = nil, fb.xc, fb.kind
+	if d.XC == nil {
+		d.XC = []uint32{} // no feature columns
+	}
 }
