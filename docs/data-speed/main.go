@@ -29,7 +29,8 @@
 //
 //   - rows.csv, rows.tsv and rows.libsvm: -rows rows (default 1,000,000;
 //     with a comma-separated list, a CSV of each), the same rows in the
-//     three formats;
+//     three formats, and rows.parquet, written from rows.csv by
+//     data.ParquetWriter (DOUBLE columns);
 //   - counts.csv: as many rows of 50 integer features 0..255 (the features
 //     above, scaled and rounded);
 //   - model.json: a GBDT model of 100 trees of depth 8 (logistic),
@@ -47,7 +48,8 @@
 // /usr/bin/time, which reports the wall time and the peak resident set
 // size (the fastest time and the largest peak of -repeat runs); predict
 // also reads gzip from its standard input (zcat rows.csv.gz | treegen
-// predict --data -). The binary is built once with "go build" into -dir.
+// predict --data -), and Parquet, and writes Parquet. The binary is built
+// once with "go build" into -dir.
 //
 // big.csv is scored whole, and then in 10 pieces of consecutive rows, each
 // piece given the header line and fed to "treegen predict --data -" on its
@@ -175,9 +177,14 @@ func run(c config) error {
 		}
 	}
 
+	log.Print("writing rows.parquet")
+	if err := toParquet(path("rows.csv"), path("rows.parquet")); err != nil {
+		return err
+	}
+
 	// Reading, in this process.
-	for _, f := range files[:3] {
-		r, err := measureRead(path(f.name), n, c.repeat)
+	for _, name := range []string{"rows.csv", "rows.tsv", "rows.libsvm", "rows.parquet"} {
+		r, err := measureRead(path(name), n, c.repeat)
 		if err != nil {
 			return err
 		}
@@ -203,6 +210,13 @@ func run(c config) error {
 	if err := predict(path("rows.tsv"), n, c.repeat); err != nil {
 		return err
 	}
+	if err := predict(path("rows.parquet"), n, c.repeat); err != nil {
+		return err
+	}
+	if err := predict(csv, n, c.repeat, "-o", path("out.parquet")); err != nil {
+		return err
+	}
+	res[len(res)-1].note = "Parquet out"
 	r, err := timed(c.repeat, bin, "eval", "--model", path("model.json"), "--data", csv)
 	if err != nil {
 		return err
@@ -231,6 +245,7 @@ func run(c config) error {
 		{"rows.csv", "false", "float64 features (--compact=false)"},
 		{"rows.csv", "true", "compact features (short decimals)"},
 		{"counts.csv", "true", "compact features (integers)"},
+		{"rows.parquet", "true", "compact features (short decimals)"},
 	} {
 		r, err := timed(1, bin, "train", "gbdt", "--objective", "logistic", "--trees", "10", "--max-depth", "6",
 			"--compact="+f.compact, "--data", path(f.name), "-o", path("trained.json"))
@@ -245,6 +260,7 @@ func run(c config) error {
 	for _, f := range files {
 		os.Remove(path(f.name))
 	}
+	os.Remove(path("rows.parquet"))
 
 	// Larger CSV files.
 	for _, rows := range c.rows[1:] {
@@ -339,6 +355,41 @@ func big(c config, g generator, bin string, path func(string) string) ([]result,
 		return res, fmt.Errorf("the outputs of big.csv whole and in pieces differ")
 	}
 	return res, nil
+}
+
+// toParquet writes the rows of a CSV file, targets included, to a Parquet
+// file of DOUBLE columns named as the CSV's.
+func toParquet(from, to string) error {
+	s, err := data.OpenFileStream(from, data.Options{RequireTarget: true})
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	var spec []data.ParquetColumn
+	for _, name := range s.Features() {
+		spec = append(spec, data.ParquetColumn{Name: name})
+	}
+	spec = append(spec, data.ParquetColumn{Name: "target"})
+	return atomicfile.Write(to, 0o644, func(w io.Writer) error {
+		pw, err := data.NewParquetWriter(w, spec)
+		if err != nil {
+			return err
+		}
+		cols := len(s.Features())
+		var nums []float64
+		err = s.Each(func(b *data.Block) error {
+			nums = nums[:0]
+			for r := range b.Rows {
+				nums = append(nums, b.X[r*cols:(r+1)*cols]...)
+				nums = append(nums, b.Y[r])
+			}
+			return pw.WriteRows(b.Rows, nums, nil)
+		})
+		if err != nil {
+			return err
+		}
+		return pw.Close()
+	})
 }
 
 // pieces returns the header line of a CSV file of rows rows, and the byte
