@@ -528,13 +528,15 @@ type featureBuilder struct {
 	notDecimal, notFloat32 bool
 }
 
-// reserve sets aside room for n values.
+// reserve sets aside room for n values, before the first are added.
+// (make, not slices.Grow: fresh memory from the system needs no clearing,
+// and is touched only as the values are written.)
 func (fb *featureBuilder) reserve(n int) {
 	fb.room = n
 	if fb.compact {
-		fb.xc = slices.Grow(fb.xc, n-len(fb.xc))
+		fb.xc = make([]uint32, 0, n)
 	} else {
-		fb.x = slices.Grow(fb.x, n-len(fb.x))
+		fb.x = make([]float64, 0, n)
 	}
 }
 
