@@ -45,21 +45,21 @@ type chunk struct {
 
 // splitter cuts a text stream into chunks at record boundaries.
 type splitter struct {
-	src    io.Reader
-	in     *input
-	csv    bool // records end at line breaks outside quotes
-	size   int  // bytes read into a chunk at a time
-	carry  []byte
-	line   int
-	eof    bool
-	failed bool
+	src   io.Reader
+	in    *input
+	csv   bool // records end at line breaks outside quotes
+	size  int  // bytes read into a chunk at a time
+	carry []byte
+	line  int
+	eof   bool
 }
 
 // fill reads the next chunk into c. It returns false at the end of the
 // input; a read error is set in c.err (the partial chunk is dropped: the
-// error explains whatever is wrong with it).
+// error explains whatever is wrong with it), after which the splitter must
+// not be used.
 func (sp *splitter) fill(c *chunk) bool {
-	if sp.failed || sp.eof && len(sp.carry) == 0 {
+	if sp.eof && len(sp.carry) == 0 {
 		return false
 	}
 	buf := c.buf[:0]
@@ -80,7 +80,7 @@ func (sp *splitter) fill(c *chunk) bool {
 			case io.EOF:
 				sp.eof = true
 			default:
-				c.buf, c.err, sp.failed = buf[:0], sp.in.readErr(err), true
+				c.buf, c.err = buf[:0], sp.in.readErr(err)
 				return true
 			}
 		}

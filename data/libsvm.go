@@ -103,15 +103,8 @@ func (p *svmParser) parseChunk(c *chunk) {
 	buf, n := c.buf, c.line-1
 	for len(buf) > 0 {
 		n++
-		line := buf
-		if i := bytes.IndexByte(buf, '\n'); i >= 0 {
-			line, buf = buf[:i], buf[i+1:]
-		} else {
-			buf = nil
-		}
-		if k := len(line); k > 0 && line[k-1] == '\r' {
-			line = line[:k-1]
-		}
+		var line []byte
+		line, buf = cutLine(buf)
 		if err := p.parseLine(sc, line, n); err != nil {
 			c.err = err
 			return

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"strconv"
 	"unsafe"
 )
 
@@ -58,17 +57,7 @@ func (t *table) parseLines(c *chunk, sep byte) error {
 	for len(buf) > 0 {
 		n++
 		var l []byte
-		if i := bytes.IndexByte(buf, '\n'); i >= 0 {
-			l, buf = buf[:i], buf[i+1:]
-			if k := len(l); k > 0 && l[k-1] == '\r' {
-				l = l[:k-1]
-			}
-		} else {
-			l, buf = buf, nil
-			if k := len(l); k > 0 && l[k-1] == '\r' {
-				l = l[:k-1]
-			}
-		}
+		l, buf = cutLine(buf)
 		if tsv {
 			if isBlank(l) {
 				if c.trailBlank == 0 {
@@ -101,6 +90,19 @@ func (t *table) parseLines(c *chunk, sep byte) error {
 		c.block.Rows++
 	}
 	return nil
+}
+
+// cutLine returns the first line of buf, without its line break (\n, or
+// \r\n, or a \r that ends buf), and the rest of buf.
+func cutLine(buf []byte) (line, rest []byte) {
+	line = buf
+	if i := bytes.IndexByte(buf, '\n'); i >= 0 {
+		line, rest = buf[:i], buf[i+1:]
+	}
+	if k := len(line); k > 0 && line[k-1] == '\r' {
+		line = line[:k-1]
+	}
+	return line, rest
 }
 
 // parseQuoted parses a CSV chunk that holds quotes with encoding/csv.
@@ -196,27 +198,10 @@ func parseCell(s []byte) (float64, cellStatus) {
 	if v, ok := parseSimple(s); ok {
 		return v, cellOK
 	}
-	switch string(s) {
-	case "", "NA", "na", "?", "nan", "NaN", "NAN":
-		return math.NaN(), cellMissing
-	}
-	if !isDecimal(s) {
-		return 0, cellBad
-	}
 	if len(s) == 0 {
 		return math.NaN(), cellMissing
 	}
-	v, err := strconv.ParseFloat(unsafe.String(&s[0], len(s)), 64)
-	if err != nil {
-		if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
-			if math.IsInf(v, 0) {
-				return v, cellRange
-			}
-			return v, cellOK
-		}
-		return 0, cellBad
-	}
-	return v, cellOK
+	return parseNumber(unsafe.String(&s[0], len(s))) // a string: no copy
 }
 
 // pow10 are the powers of ten that a float64 holds exactly.

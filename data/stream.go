@@ -42,7 +42,7 @@ type Stream struct {
 	first *chunk
 	pipe  *pipeline
 	cur   *chunk
-	blank int // TSV: first blank line not yet followed by data
+	blank blankLines // TSV
 
 	// LibSVM files, streamed when their index base and width are given,
 	// else read whole.
@@ -220,7 +220,7 @@ func (s *Stream) next() (*Block, error) {
 			return nil, io.EOF
 		}
 		s.cur = c
-		if err := s.checkBlank(c); err != nil {
+		if err := s.blank.check(s.name, c); err != nil {
 			return nil, err
 		}
 		if c.err != nil {
@@ -248,17 +248,21 @@ func (s *Stream) parse(c *chunk) {
 	}
 }
 
-// checkBlank reports an empty line of a TSV file that data follows in a
-// later chunk.
-func (s *Stream) checkBlank(c *chunk) error {
-	if s.blank != 0 && c.firstData != 0 {
-		return errorf(s.name, s.blank, 0, "empty line")
+// blankLines is the first blank line of a TSV file not yet followed by
+// data, 0 if none, across its chunks.
+type blankLines int
+
+// check reports an empty line of the file that data follows in chunk c, the
+// next chunk in file order.
+func (b *blankLines) check(file string, c *chunk) error {
+	if *b != 0 && c.firstData != 0 {
+		return errorf(file, int(*b), 0, "empty line")
 	}
 	switch {
-	case c.trailBlank != 0 && (c.firstData != 0 || s.blank == 0):
-		s.blank = c.trailBlank
+	case c.trailBlank != 0 && (c.firstData != 0 || *b == 0):
+		*b = blankLines(c.trailBlank)
 	case c.firstData != 0:
-		s.blank = 0
+		*b = 0
 	}
 	return nil
 }
@@ -475,7 +479,7 @@ func readText(in *input, format Format, opts Options, size int64) (*Dataset, err
 	if err != nil {
 		return nil, err
 	}
-	s := &Stream{name: in.name, t: t}
+	var blank blankLines
 	t.compact = opts.Compact
 	p := startPipeline(sp, first, func(c *chunk) { t.parseChunk(c, false) })
 	defer p.stop()
@@ -485,7 +489,7 @@ func readText(in *input, format Format, opts Options, size int64) (*Dataset, err
 		if c == nil {
 			break
 		}
-		if err := s.checkBlank(c); err != nil {
+		if err := blank.check(in.name, c); err != nil {
 			return nil, err
 		}
 		// The targets of the rows up to an error (the row of the error

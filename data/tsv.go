@@ -308,12 +308,8 @@ func (t *table) dataset() (*Dataset, error) {
 			d.Y = tc.values()
 		}
 		d.Cols--
-		d.Features = make([]string, 0, d.Cols)
-		d.Features = append(d.Features, t.names[:t.target]...)
-		d.Features = append(d.Features, t.names[t.target+1:]...)
-	} else {
-		d.Features = t.names
 	}
+	d.Features = t.features()
 	if d.X == nil {
 		d.X = []float64{}
 	}

@@ -110,7 +110,7 @@ func newBinnedCat(d *data.Dataset, maxBins, threads int, cat []bool) *binned {
 				limit = maxCategories // checkCategories has counted them
 			}
 			var e []float64
-			e, scratch = quantileEdgesScratch(vals, limit, scratch)
+			e, scratch = quantileEdges(vals, limit, scratch)
 			if isCat {
 				c := make([]int, 0, len(e)+1)
 				if len(vals) > 0 {
@@ -174,14 +174,8 @@ const (
 // limit-1, is the quantile vals[⌊k·m/limit⌋] of the m sorted values or, when
 // that is not above the previous edge (or the smallest value) because of
 // ties, the next distinct value; the edges stop when the values run out.
-func quantileEdges(vals []float64, limit int) []float64 {
-	edges, _ := quantileEdgesScratch(vals, limit, nil)
-	return edges
-}
-
-// quantileEdgesScratch is quantileEdges sorting with scratch, which it
-// returns, grown, for the next call.
-func quantileEdgesScratch(vals []float64, limit int, scratch []uint64) ([]float64, []uint64) {
+// It sorts with scratch, which it returns, grown, for the next call.
+func quantileEdges(vals []float64, limit int, scratch []uint64) ([]float64, []uint64) {
 	scratch = sortFloats(vals, scratch)
 	return edgesOfSorted(vals, limit), scratch
 }

@@ -28,7 +28,7 @@ func TestQuantileEdges(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := quantileEdges(slices.Clone(tt.vals), tt.limit)
+			got, _ := quantileEdges(slices.Clone(tt.vals), tt.limit, nil)
 			if len(got) != len(tt.want) || (len(got) > 0 && !slices.Equal(got, tt.want)) {
 				t.Errorf("quantileEdges(%v, %d) = %v, want %v", tt.vals, tt.limit, got, tt.want)
 			}
