@@ -35,13 +35,13 @@ package quickscorer
 
 import (
 	"fmt"
-	"math"
 	"sort"
 	"strconv"
 
 	"github.com/dave/jennifer/jen"
 
 	"github.com/treegen/treegen/codegen/internal/emit"
+	"github.com/treegen/treegen/codegen/internal/perfect"
 	"github.com/treegen/treegen/ir"
 )
 
@@ -107,7 +107,7 @@ func (Backend) NewOptions() emit.Options { return emit.NoOptions{} }
 // scoring function and the call of that function.
 func (Backend) Units(g *emit.Gen, _ emit.Options) ([]emit.Unit, error) {
 	m := g.Model
-	batch := batchable(g)
+	batch := perfect.Batchable(g)
 	var units []emit.Unit
 	start, words := 0, 0
 	for i := range m.Trees {
@@ -126,36 +126,6 @@ func (Backend) Units(g *emit.Gen, _ emit.Options) ([]emit.Unit, error) {
 
 // numWords returns the number of uint64 words of tree t's bitvector.
 func numWords(t *ir.Tree) int { return (t.NumLeaves() + 63) / 64 }
-
-// Cmp32 reports whether generated code compares in float32: in a float32
-// package, or for a model with Float32Compare.
-func cmp32(g *emit.Gen) bool { return g.Is32() || g.Model.Float32Compare }
-
-// Fold returns the threshold t' such that, for every non-NaN value v,
-// "v < t'" in the comparison precision is the test of an axis node with
-// threshold t ("<=" when lessEqual). always is true when the test holds for
-// every non-NaN value (v <= +Inf), which no "<" test expresses. A folded
-// threshold of -0 (x <= -1e-45 in float32 is x < -0) is returned as +0: the
-// test is the same, and the literal 0 needs no negZero.
-func Fold(t float64, lessEqual, float32Compare bool) (thr float64, always bool) {
-	if float32Compare {
-		t32 := float32(t)
-		if lessEqual {
-			if math.IsInf(float64(t32), 1) {
-				return 0, true
-			}
-			t32 = math.Nextafter32(t32, float32(math.Inf(1)))
-		}
-		return float64(t32) + 0, false
-	}
-	if lessEqual {
-		if math.IsInf(t, 1) {
-			return 0, true
-		}
-		t = math.Nextafter(t, math.Inf(1))
-	}
-	return t + 0, false
-}
 
 // entry is one (threshold, word, mask) triple of a feature.
 type entry struct {
@@ -218,7 +188,7 @@ func (l *blockLayout) layTree(g *emit.Gen, t *ir.Tree) {
 		if !n.IsSplit() {
 			continue
 		}
-		thr, always := Fold(n.Threshold, n.LessEqual, cmp32(g))
+		thr, always := emit.Fold(n.Threshold, n.LessEqual, emit.Cmp32(g))
 		first, end := lo[n.Left], hi[n.Left]
 		for w := first / 64; w <= (end-1)/64; w++ {
 			var bitsOff uint64
@@ -264,14 +234,14 @@ func (l *blockLayout) layLeaves(g *emit.Gen, t *ir.Tree, info treeInfo) (lo, hi 
 }
 
 // genBlock returns the unit of trees [from, to), block number b; with batch,
-// it also scores blocks of rows (see genBatch).
+// it also scores blocks of rows (see perfect.Batch).
 func genBlock(g *emit.Gen, b, from, to int, batch bool) emit.Unit {
 	l := layBlock(g, b, from, to)
 	decls := append(genBlockTables(g, l), genScore(g, l))
 	call := jen.Id(l.pre+"Score").Call(jen.Id("x"), jen.Id("a"))
 	u := emit.Unit{Decls: decls, Calls: []jen.Code{call}, Size: l.size}
 	if batch {
-		bd, bs := genBatch(g, b, from, to)
+		bd, bs := perfect.Batch(g, "qs"+strconv.Itoa(b), from, to)
 		u.Decls = append(u.Decls, bd...)
 		u.Batch = bs
 	}
@@ -287,7 +257,7 @@ func genBlockTables(g *emit.Gen, l *blockLayout) []jen.Code {
 	nanOffs := []jen.Code{jen.Lit(0)}
 	for f := range l.scan {
 		for _, e := range l.scan[f] {
-			thrs = append(thrs, thrLit(g, e.thr))
+			thrs = append(thrs, emit.ThrLit(g, e.thr))
 			scanWords = append(scanWords, jen.Lit(e.word))
 			scanMasks = append(scanMasks, maskLit(e.mask))
 		}
@@ -300,7 +270,7 @@ func genBlockTables(g *emit.Gen, l *blockLayout) []jen.Code {
 	}
 	vals := make([]jen.Code, len(l.vals))
 	for i, v := range l.vals {
-		vals[i] = valLit(g, v)
+		vals[i] = emit.ValLit(g, v)
 	}
 	wordType := jen.Uint16()
 	if l.words > 1<<16 {
@@ -308,27 +278,20 @@ func genBlockTables(g *emit.Gen, l *blockLayout) []jen.Code {
 	}
 	pre, trees := l.pre, emit.TreeRange(l.from, l.to-1)
 	return []jen.Code{
-		genTable(pre+"Thr", "holds the thresholds of the splits of "+trees+", by feature and then ascending "+
+		emit.Table(pre+"Thr", "holds the thresholds of the splits of "+trees+", by feature and then ascending "+
 			"(\"<=\" tests folded into \"<\"): a row goes right at a split iff its value is >= the threshold.",
-			thrType(g), thrs),
-		genTable(pre+"Word", "holds the bitvector word that each threshold of "+pre+"Thr updates.", wordType, scanWords),
-		genTable(pre+"Mask", "holds the mask of each threshold of "+pre+"Thr: zeros on the leaves of the split's left subtree.",
+			emit.ThrType(g), thrs),
+		emit.Table(pre+"Word", "holds the bitvector word that each threshold of "+pre+"Thr updates.", wordType, scanWords),
+		emit.Table(pre+"Mask", "holds the mask of each threshold of "+pre+"Thr: zeros on the leaves of the split's left subtree.",
 			jen.Uint64(), scanMasks),
 		genFeatureOffsets(pre+"Off", "holds where the thresholds of each feature start in "+pre+"Thr.", offs),
-		genTable(pre+"NaNWord", "holds the bitvector words of the splits that send a missing (NaN) value right, by feature.",
+		emit.Table(pre+"NaNWord", "holds the bitvector words of the splits that send a missing (NaN) value right, by feature.",
 			wordType, nanWords),
-		genTable(pre+"NaNMask", "holds the masks of the splits of "+pre+"NaNWord.", jen.Uint64(), nanMasks),
+		emit.Table(pre+"NaNMask", "holds the masks of the splits of "+pre+"NaNWord.", jen.Uint64(), nanMasks),
 		genFeatureOffsets(pre+"NaNOff", "holds where the splits of each feature start in "+pre+"NaNWord.", nanOffs),
-		genTable(pre+"Val", "holds the leaf values of "+trees+", tree by tree, leaves left to right "+
-			"(NumOutputs values per leaf for the trees that write every output).", valType(g), vals),
+		emit.Table(pre+"Val", "holds the leaf values of "+trees+", tree by tree, leaves left to right "+
+			"(NumOutputs values per leaf for the trees that write every output).", emit.ValType(g), vals),
 	}
-}
-
-// genTable declares the table name of type [len(items)]typ, one item per
-// line; doc follows the name in its doc comment.
-func genTable(name, doc string, typ *jen.Statement, items []jen.Code) jen.Code {
-	return emit.Doc(name+" "+doc).Line().Var().Id(name).Op("=").
-		Index(jen.Lit(len(items))).Add(typ).Custom(jen.Options{Open: "{", Close: "}", Separator: ",", Multi: len(items) > 0}, items...)
 }
 
 // genFeatureOffsets declares the table name of NumFeatures+1 offsets, one
@@ -336,40 +299,6 @@ func genTable(name, doc string, typ *jen.Statement, items []jen.Code) jen.Code {
 func genFeatureOffsets(name, doc string, items []jen.Code) jen.Code {
 	return emit.Doc(name+" "+doc).Line().Var().Id(name).Op("=").
 		Index(jen.Id("NumFeatures").Op("+").Lit(1)).Int32().Custom(jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}, items...)
-}
-
-// thrType returns the type of thresholds: float32 when tests compare in
-// float32, else F.
-func thrType(g *emit.Gen) *jen.Statement {
-	if cmp32(g) {
-		return jen.Float32()
-	}
-	return g.Float()
-}
-
-// thrLit returns the literal of threshold v, of type thrType.
-func thrLit(g *emit.Gen, v float64) *jen.Statement {
-	if cmp32(g) {
-		return g.Lit32(v)
-	}
-	return g.Lit(v)
-}
-
-// valType returns the type of leaf values: float32 when margins are
-// accumulated in float32 in a float64 package (Float32Sum), else F.
-func valType(g *emit.Gen) *jen.Statement {
-	if g.Sum32() {
-		return jen.Float32()
-	}
-	return g.Float()
-}
-
-// valLit returns the literal of leaf value v, of type valType.
-func valLit(g *emit.Gen, v float64) *jen.Statement {
-	if g.Sum32() {
-		return g.Lit32(v)
-	}
-	return g.Lit(v)
 }
 
 // maskLit returns the untyped hexadecimal literal of mask m: 0x....
@@ -395,7 +324,7 @@ func scanStmts(g *emit.Gen, l *blockLayout) []jen.Code {
 	id := func(s string) *jen.Statement { return jen.Id(l.pre + s) }
 	j, f, v := jen.Id("j"), jen.Id("f"), jen.Id("v")
 	xf := jen.Id("x").Index(f.Clone())
-	if cmp32(g) && !g.Is32() {
+	if emit.Cmp32(g) && !g.Is32() {
 		xf = jen.Float32().Call(xf)
 	}
 	word := func(w jen.Code) *jen.Statement { return v.Clone().Index(jen.Add(w).Op("&").Lit(l.pow2 - 1)) }

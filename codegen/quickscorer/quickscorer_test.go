@@ -2,6 +2,7 @@ package quickscorer_test
 
 import (
 	"bufio"
+	"github.com/treegen/treegen/codegen/internal/emit"
 	"math"
 	"os"
 	"path/filepath"
@@ -54,7 +55,7 @@ func literalModel(m *ir.Model, prec codegen.Precision) *ir.Model {
 		for j := range t.Nodes {
 			n := &t.Nodes[j]
 			if n.Kind == ir.Axis && n.LessEqual {
-				n.Threshold, _ = quickscorer.Fold(n.Threshold, true, prec.Is32() || m.Float32Compare)
+				n.Threshold, _ = emit.Fold(n.Threshold, true, prec.Is32() || m.Float32Compare)
 				n.LessEqual = false
 			}
 		}
@@ -264,7 +265,7 @@ func TestFold(t *testing.T) {
 		{inf, true, false, 0, true},
 		{-inf, true, false, -math.MaxFloat64, false},
 	} {
-		got, always := quickscorer.Fold(tc.t, tc.le, tc.f32)
+		got, always := emit.Fold(tc.t, tc.le, tc.f32)
 		if always != tc.always || (!always && got != tc.want) {
 			t.Errorf("Fold(%v, %v, %v) = %v, %v; want %v, %v", tc.t, tc.le, tc.f32, got, always, tc.want, tc.always)
 		}

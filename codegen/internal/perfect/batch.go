@@ -1,4 +1,9 @@
-package quickscorer
+// Package perfect lays out hard axis-aligned trees padded into perfect
+// trees (every leaf at the tree's depth, splits in heap order) and generates
+// the code that walks them: the branch-free walk of a block of rows, one
+// level at a time, that backends give PredictBatch, and the vectorised
+// walk of the build-tagged vector file.
+package perfect
 
 import (
 	"fmt"
@@ -12,14 +17,15 @@ import (
 
 // Limits of the batch layout: PredictBatch scores blocks of rows only if
 // every tree is at most maxPerfectDepth deep and padding it into a perfect
-// tree at most quadruples its number of leaves (see perfect).
+// tree at most quadruples its number of leaves (see Pad).
 const (
 	maxPerfectDepth = 12
 	maxPadding      = 4
 )
 
-// batchable reports whether PredictBatch of model m scores blocks of rows.
-func batchable(g *emit.Gen) bool {
+// Batchable reports whether PredictBatch of the model of g scores blocks of rows:
+// batches are enabled and every tree pads cheaply into a perfect tree.
+func Batchable(g *emit.Gen) bool {
 	if !g.BatchEnabled() {
 		return false
 	}
@@ -32,36 +38,36 @@ func batchable(g *emit.Gen) bool {
 	return true
 }
 
-// perfectTree is a tree padded into a perfect tree of depth d: split j
-// (0 <= j < 2^d-1, heap order: its children are 2j+1 and 2j+2) sends a row
-// right iff x[feat[j]] >= thr[j] in the comparison precision, and leaf l
-// (0 <= l < 2^d, left to right) has the values vals[l*w:(l+1)*w].
-type perfectTree struct {
-	d    int
-	feat []int
-	thr  []float64
-	vals []float64
+// Tree is a tree padded into a perfect tree of depth D: split j
+// (0 <= j < 2^D-1, heap order: its children are 2j+1 and 2j+2) sends a row
+// right iff x[Feat[j]] >= Thr[j] in the comparison precision, and leaf l
+// (0 <= l < 2^D, left to right) has the values Vals[l*w:(l+1)*w].
+type Tree struct {
+	D    int
+	Feat []int
+	Thr  []float64
+	Vals []float64
 }
 
-// perfect pads tree t into a perfect tree of its depth, w values per leaf.
+// Pad pads tree t into a perfect tree of its depth, w values per leaf.
 // A leaf above the last level becomes a split whose two subtrees repeat the
 // leaf, so that either direction reaches its value; a split that every
 // non-NaN value passes to the left (x <= +Inf) is replaced by its left
 // subtree. The padded tree computes the same function for rows without NaN,
 // the only rows that blocks hold.
-func perfect(t *ir.Tree, w int, cmp32 bool) perfectTree {
+func Pad(t *ir.Tree, w int, cmp32 bool) Tree {
 	d := t.Depth()
-	p := perfectTree{
-		d:    d,
-		feat: make([]int, 1<<d-1),
-		thr:  make([]float64, 1<<d-1),
-		vals: make([]float64, w<<d),
+	p := Tree{
+		D:    d,
+		Feat: make([]int, 1<<d-1),
+		Thr:  make([]float64, 1<<d-1),
+		Vals: make([]float64, w<<d),
 	}
 	var fill func(j, h, level int)
 	fill = func(j, h, level int) {
 		n := &t.Nodes[j]
 		if level == d {
-			copy(p.vals[(h-(1<<d-1))*w:], n.Value)
+			copy(p.Vals[(h-(1<<d-1))*w:], n.Value)
 			return
 		}
 		if !n.IsSplit() {
@@ -69,12 +75,12 @@ func perfect(t *ir.Tree, w int, cmp32 bool) perfectTree {
 			fill(j, 2*h+2, level+1)
 			return
 		}
-		thr, always := Fold(n.Threshold, n.LessEqual, cmp32)
+		thr, always := emit.Fold(n.Threshold, n.LessEqual, cmp32)
 		if always {
 			fill(n.Left, h, level)
 			return
 		}
-		p.feat[h], p.thr[h] = n.Feature, thr
+		p.Feat[h], p.Thr[h] = n.Feature, thr
 		fill(n.Left, 2*h+1, level+1)
 		fill(n.Right, 2*h+2, level+1)
 	}
@@ -82,11 +88,11 @@ func perfect(t *ir.Tree, w int, cmp32 bool) perfectTree {
 	return p
 }
 
-// genBatch returns the tables and the Batch statements of trees [from, to)
+// Batch returns the tables and the Batch statements of trees [from, to)
 // of block b: each run of consecutive trees of the same depth and leaf width
 // gets tables of padded perfect trees and a loop that walks every row of the
 // block down each tree one level at a time, without branches.
-func genBatch(g *emit.Gen, b, from, to int) (decls, stmts []jen.Code) {
+func Batch(g *emit.Gen, prefix string, from, to int) (decls, stmts []jen.Code) {
 	m := g.Model
 	for start, run := from, 0; start < to; run++ {
 		vector := m.Trees[start].Output == ir.AllOutputs
@@ -95,7 +101,7 @@ func genBatch(g *emit.Gen, b, from, to int) (decls, stmts []jen.Code) {
 		for end < to && m.Trees[end].Depth() == d && (m.Trees[end].Output == ir.AllOutputs) == vector {
 			end++
 		}
-		dd, ss := genRun(g, "qs"+strconv.Itoa(b)+"P"+strconv.Itoa(run), start, end)
+		dd, ss := genRun(g, prefix+"P"+strconv.Itoa(run), start, end)
 		decls = append(decls, dd...)
 		stmts = append(stmts, ss)
 		start = end
@@ -129,16 +135,16 @@ func layRun(g *emit.Gen, pre string, from, to int) *runLayout {
 	}
 	for i := from; i < to; i++ {
 		t := &m.Trees[i]
-		p := perfect(t, l.w, cmp32(g))
+		p := Pad(t, l.w, emit.Cmp32(g))
 		for j := 0; j < 1<<l.d; j++ {
 			f, thr := 0, 0.0
-			if j < len(p.feat) {
-				f, thr = p.feat[j], p.thr[j]
+			if j < len(p.Feat) {
+				f, thr = p.Feat[j], p.Thr[j]
 			}
 			l.feats = append(l.feats, f)
 			l.thrs = append(l.thrs, thr)
 		}
-		l.vals = append(l.vals, p.vals...)
+		l.vals = append(l.vals, p.Vals...)
 		l.outs = append(l.outs, t.Output)
 		l.sameOut = l.sameOut && t.Output == m.Trees[from].Output
 	}
@@ -159,26 +165,26 @@ func genRunTables(g *emit.Gen, l *runLayout) []jen.Code {
 	var feats, thrs, vals, outs []jen.Code
 	for i, f := range l.feats {
 		feats = append(feats, jen.Lit(f))
-		thrs = append(thrs, thrLit(g, l.thrs[i]))
+		thrs = append(thrs, emit.ThrLit(g, l.thrs[i]))
 	}
 	for _, v := range l.vals {
-		vals = append(vals, valLit(g, v))
+		vals = append(vals, emit.ValLit(g, v))
 	}
 	for _, o := range l.outs {
 		outs = append(outs, jen.Lit(o))
 	}
 	pre, trees, size := l.pre, emit.TreeRange(l.from, l.to-1), 1<<l.d
 	decls := []jen.Code{
-		genTable(pre+"Feat", fmt.Sprintf("holds the features of the splits of %s padded into perfect trees of depth %d, "+
+		emit.Table(pre+"Feat", fmt.Sprintf("holds the features of the splits of %s padded into perfect trees of depth %d, "+
 			"%d entries per tree in heap order (the children of split j are 2j+1 and 2j+2; the last entry is unused).", trees, l.d, size),
 			jen.Uint8(), feats),
-		genTable(pre+"Thr", "holds the thresholds of the splits of "+pre+"Feat: a row goes right iff its value is >= the threshold.",
-			thrType(g), thrs),
-		genTable(pre+"Val", fmt.Sprintf("holds the leaf values of the padded %s, %d leaves per tree, left to right.", trees, size),
-			valType(g), vals),
+		emit.Table(pre+"Thr", "holds the thresholds of the splits of "+pre+"Feat: a row goes right iff its value is >= the threshold.",
+			emit.ThrType(g), thrs),
+		emit.Table(pre+"Val", fmt.Sprintf("holds the leaf values of the padded %s, %d leaves per tree, left to right.", trees, size),
+			emit.ValType(g), vals),
 	}
 	if !l.vector && !l.sameOut {
-		decls = append(decls, genTable(pre+"Out", "holds the output that each tree of "+pre+"Feat writes.", jen.Uint16(), outs))
+		decls = append(decls, emit.Table(pre+"Out", "holds the output that each tree of "+pre+"Feat writes.", jen.Uint16(), outs))
 	}
 	return decls
 }
@@ -252,8 +258,8 @@ func runSetup(g *emit.Gen, l *runLayout, v runVar) []jen.Code {
 	}
 	return []jen.Code{
 		part("feat", "Feat", size, jen.Uint8()),
-		part("thr", "Thr", size, thrType(g)),
-		part("val", "Val", l.w*size, valType(g)),
+		part("thr", "Thr", size, emit.ThrType(g)),
+		part("val", "Val", l.w*size, emit.ValType(g)),
 		v.id("ix").Op("=").Index(jen.Id("batchRows")).Uint32().Values(),
 	}
 }
