@@ -10,6 +10,8 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/dave/jennifer/jen"
+
 	"github.com/treegen/treegen/codegen/ifelse"
 	"github.com/treegen/treegen/codegen/internal/emit"
 	"github.com/treegen/treegen/codegen/quickscorer"
@@ -192,6 +194,12 @@ func Generate(m *ir.Model, opts Options) ([]File, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s backend: %w", b.Name(), err)
 	}
+	var vector []jen.Code
+	if v, ok := b.(emit.Vectorizer); ok {
+		if vector, err = v.Vector(g, bopts); err != nil {
+			return nil, fmt.Errorf("%s backend: %w", b.Name(), err)
+		}
+	}
 	hash, err := ir.Hash(m)
 	if err != nil {
 		return nil, err
@@ -205,7 +213,7 @@ func Generate(m *ir.Model, opts Options) ([]File, error) {
 		approx += " " + opts.Measured
 	}
 	header := emit.HeaderLines(ver, opts.Source, hash, b.Name(), prec, bopts.String(), approx)
-	return layout(g, units, emit.MainSpec{
+	return layout(g, units, vector, emit.MainSpec{
 		Package:       opts.Package,
 		Header:        header,
 		Hash:          hash,

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/dave/jennifer/jen"
+
 	"github.com/treegen/treegen/codegen/internal/emit"
 )
 
@@ -80,7 +82,7 @@ func split(units []emit.Unit) [][]emit.Unit {
 // addTreesNNN that runs its units' statements (and addBatchTreesNNN for a
 // backend that scores blocks of rows); PredictMargin calls them in file
 // order.
-func layout(g *emit.Gen, units []emit.Unit, spec emit.MainSpec) ([]File, error) {
+func layout(g *emit.Gen, units []emit.Unit, vector []jen.Code, spec emit.MainSpec) ([]File, error) {
 	groups := split(units)
 	batch, err := emit.BatchUnits(units)
 	if err != nil {
@@ -107,6 +109,17 @@ func layout(g *emit.Gen, units []emit.Unit, spec emit.MainSpec) ([]File, error) 
 			return nil, err
 		}
 		files = append(files, File{Name: name, Data: data})
+	}
+	if len(vector) > 0 {
+		if !batch && len(spec.Readout) > 0 {
+			return nil, errors.New("internal error: a vector file for a model with latent trees")
+		}
+		data, err := emit.Render(emit.VectorFileName, emit.VectorFile(spec.Package, spec.Header, vector))
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, File{Name: emit.VectorFileName, Data: data})
+		spec.Vector = true
 	}
 	data, err := emit.Render(MainFile, emit.MainFile(g, spec))
 	if err != nil {

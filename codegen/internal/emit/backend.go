@@ -118,3 +118,22 @@ type Unit struct {
 	Readout []jen.Code
 	Size    int
 }
+
+// Vectorizer is a Backend that can also score blocks of rows with SIMD
+// instructions, in the vector file of a package ([VectorFileName]), which
+// builds only with GOEXPERIMENT=simd on amd64 ([VectorBuild]) and imports
+// only simd/archsimd besides what the other files import.
+type Vectorizer interface {
+	// Vector returns the declarations of the vector file of the model of g
+	// compiled with opts, or none when the backend does not vectorise this
+	// model. They must include an init function that sets
+	//
+	//	vectorBlock func(x *[batchRows * NumFeatures]V, a *[batchRows * NumOutputs]F)
+	//	vectorISA   string
+	//
+	// (V is Gen.VectorInput) when the processor has the instructions the
+	// code needs, to a function that does for every row of x what the
+	// units' Calls do for one, bit for bit, NaN values included, and to the
+	// name of the instructions ("AVX-512", "AVX2").
+	Vector(g *Gen, opts Options) ([]jen.Code, error)
+}

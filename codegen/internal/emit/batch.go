@@ -65,14 +65,71 @@ func (g *Gen) batchFunc(name string, calls []jen.Code) jen.Code {
 	).Block(calls...)
 }
 
-// genBlockBatch writes PredictBatch for a backend that scores blocks of rows,
-// and predictBlock, which scores one block with the functions batchFuncs.
-func (g *Gen) genBlockBatch(f *jen.File, batchFuncs []string) {
+// VectorFileName is the name of the vector file of a generated package: the
+// code built only with GOEXPERIMENT=simd on amd64 that scores blocks of rows
+// with SIMD instructions.
+const VectorFileName = "vector.go"
+
+// VectorBuild is the build constraint of the vector file.
+const VectorBuild = "goexperiment.simd && amd64"
+
+// genBlockBatch writes PredictBatch for a backend that scores blocks of rows
+// (with the functions batchFuncs, or with the vector file's vectorBlock when
+// vector is set and the build has it), and predictBlock, which scores one
+// block.
+func (g *Gen) genBlockBatch(f *jen.File, batchFuncs []string, vector bool) {
 	f.Add(Doc("batchRows is the number of rows that PredictBatch scores together."))
 	f.Const().Id("batchRows").Op("=").Lit(BatchRows)
 	f.Line()
-	g.genBlocksPredictBatch(f)
-	g.genPredictBlock(f, batchFuncs)
+	if vector {
+		g.genVectorHooks(f)
+	}
+	g.genBlocksPredictBatch(f, vector)
+	g.genPredictBlock(f, batchFuncs, vector)
+}
+
+// genVectorHooks declares vectorBlock and vectorISA, which the vector file
+// sets, and BatchInstructions, which reports them.
+func (g *Gen) genVectorHooks(f *jen.File) {
+	f.Add(Doc("vectorBlock, if not nil, adds the values of all the trees to the accumulators of the batchRows rows "+
+		"of x, row by row in a, in tree order, as the other functions would, bit for bit. "+
+		"The init function of "+VectorFileName+", which builds only with GOEXPERIMENT=simd on amd64, "+
+		"sets it when the processor has AVX2 or AVX-512.",
+		"vectorISA names the instructions it uses."))
+	f.Var().Defs(
+		jen.Id("vectorBlock").Func().Params(
+			jen.Id("x").Add(blockType("NumFeatures", g.vectorInput())),
+			jen.Id("a").Add(blockType("NumOutputs", g.Float())),
+		),
+		jen.Id("vectorISA").String(),
+	)
+	f.Line()
+	f.Add(Doc("BatchInstructions names the instructions with which PredictBatch scores blocks of rows: " +
+		"\"AVX-512\" or \"AVX2\" when the package is built with GOEXPERIMENT=simd on amd64 " +
+		"and the processor has them, else \"portable\"."))
+	f.Func().Id("BatchInstructions").Params().String().Block(
+		jen.If(jen.Id("vectorBlock").Op("==").Nil()).Block(jen.Return(jen.Lit("portable"))),
+		jen.Return(jen.Id("vectorISA")),
+	)
+	f.Line()
+}
+
+// VectorInput returns the type of the values that vectorBlock reads: the
+// rows of PredictBatch themselves (F) when they need no preprocessing and
+// tests compare in F, else the comparison type of BatchInput.
+func (g *Gen) VectorInput() *jen.Statement { return g.vectorInput() }
+
+func (g *Gen) vectorInput() *jen.Statement {
+	if g.vectorDirect() {
+		return g.Float()
+	}
+	return g.BatchInput()
+}
+
+// vectorDirect reports whether vectorBlock reads the rows of PredictBatch
+// where they are: no preprocessing, and tests compare in F.
+func (g *Gen) vectorDirect() bool {
+	return g.Model.Preprocess == nil && (g.Is32() || !g.Model.Float32Compare)
 }
 
 // rowAt returns row idx of the rows xs, as a *[NumFeatures]F.
@@ -88,16 +145,23 @@ func (g *Gen) outAt(idx jen.Code) *jen.Statement {
 
 // genBlocksPredictBatch writes PredictBatch that hands every full block of
 // rows to predictBlock and predicts the rows of the other blocks one by one.
-func (g *Gen) genBlocksPredictBatch(f *jen.File) {
+func (g *Gen) genBlocksPredictBatch(f *jen.File, vector bool) {
 	F := g.Float()
 	i, r := jen.Id("i"), jen.Id("r")
+	how := "Rows are scored in blocks of batchRows, tree by tree, which keeps each tree's tables " +
+		"in the processor's cache for the whole block; a block with a missing (NaN) value, " +
+		"and the last rows, are predicted row by row."
+	if vector {
+		how = "Rows are scored in blocks of batchRows, tree by tree, which keeps each tree's tables " +
+			"in the processor's cache for the whole block. Built with GOEXPERIMENT=simd on amd64 " +
+			"(see BatchInstructions), blocks are scored with AVX2 or AVX-512 instructions, " +
+			"missing (NaN) values included; otherwise a block with a NaN is predicted row by row. " +
+			"The last rows are predicted row by row."
+	}
 	f.Add(Doc("PredictBatch predicts n rows at once: x holds n rows of NumFeatures values, "+
 		"one after the other, and out receives the n rows of NumOutputs predictions, "+
 		"the same as Predict gives. It returns ErrFeatureCount if len(x) is not a multiple of NumFeatures and "+
-		"ErrOutputCount if len(out) != n*NumOutputs, before predicting anything.",
-		"Rows are scored in blocks of batchRows, tree by tree, which keeps each tree's tables "+
-			"in the processor's cache for the whole block; a block with a missing (NaN) value, "+
-			"and the last rows, are predicted row by row."))
+		"ErrOutputCount if len(out) != n*NumOutputs, before predicting anything.", how))
 	f.Func().Id("PredictBatch").Params(jen.Id("x"), jen.Id("out").Index().Add(F.Clone())).Error().Block(
 		jen.If(jen.Len(jen.Id("x")).Op("%").Id("NumFeatures").Op("!=").Lit(0)).Block(
 			jen.Return(jen.Id("ErrFeatureCount")),
@@ -125,29 +189,39 @@ func (g *Gen) genBlocksPredictBatch(f *jen.File) {
 // genPredictBlock writes predictBlock: it copies the rows of a block into
 // xb (giving up on a NaN), starts the accumulators at the base scores, runs
 // the functions batchFuncs, and finishes each row's margins into its
-// predictions.
-func (g *Gen) genPredictBlock(f *jen.File, batchFuncs []string) {
+// predictions. With vector, it first tries vectorBlock, which takes NaN.
+func (g *Gen) genPredictBlock(f *jen.File, batchFuncs []string, vector bool) {
 	F := g.Float()
 	r := jen.Id("r")
-	body := []jen.Code{
-		jen.Var().Id("xb").Index(jen.Id("batchRows").Op("*").Id("NumFeatures")).Add(g.BatchInput()),
-		jen.For(r.Clone().Op(":=").Lit(0), r.Clone().Op("<").Id("batchRows"), r.Clone().Op("++")).Block(g.blockLoad()...),
-		jen.Var().Id("acc").Index(jen.Id("batchRows").Op("*").Id("NumOutputs")).Add(F.Clone()),
+	var body []jen.Code
+	if vector {
+		body = append(body, jen.If(jen.Id("vectorBlock").Op("!=").Nil()).Block(g.vectorBlockCall()...))
 	}
-	if set := g.blockBase(); len(set) > 0 {
-		body = append(body, jen.For(r.Clone().Op(":=").Lit(0), r.Clone().Op("<").Len(jen.Id("acc")),
-			r.Clone().Op("+=").Id("NumOutputs")).Block(set...))
+	if len(batchFuncs) == 0 {
+		body = append(body, jen.Return(jen.False()))
+	} else {
+		body = append(body,
+			jen.Var().Id("xb").Index(jen.Id("batchRows").Op("*").Id("NumFeatures")).Add(g.BatchInput()),
+			jen.For(r.Clone().Op(":=").Lit(0), r.Clone().Op("<").Id("batchRows"), r.Clone().Op("++")).Block(g.blockLoad(true)...),
+		)
+		body = append(body, g.blockAccumulators()...)
+		for _, fn := range batchFuncs {
+			body = append(body, jen.Id(fn).Call(jen.Op("&").Id("xb"), jen.Op("&").Id("acc")))
+		}
+		body = append(body, g.blockFinishAll()...)
 	}
-	for _, fn := range batchFuncs {
-		body = append(body, jen.Id(fn).Call(jen.Op("&").Id("xb"), jen.Op("&").Id("acc")))
-	}
-	body = append(body,
-		jen.For(r.Clone().Op(":=").Lit(0), r.Clone().Op("<").Id("batchRows"), r.Clone().Op("++")).Block(g.blockFinish()...),
-		jen.Return(jen.True()),
-	)
-	f.Add(Doc("predictBlock writes the predictions of the batchRows rows of x into out, " +
+	doc := "predictBlock writes the predictions of the batchRows rows of x into out, " +
 		"scoring the rows together, and returns true; it returns false, having written nothing, " +
-		"if a row has a missing (NaN) value."))
+		"if a row has a missing (NaN) value."
+	if len(batchFuncs) == 0 {
+		doc = "predictBlock writes the predictions of the batchRows rows of x into out with vectorBlock " +
+			"and returns true; it returns false, having written nothing, when there is no vectorBlock."
+	} else if vector {
+		doc = "predictBlock writes the predictions of the batchRows rows of x into out, " +
+			"scoring the rows together, and returns true; it returns false, having written nothing, " +
+			"if there is no vectorBlock and a row has a missing (NaN) value."
+	}
+	f.Add(Doc(doc))
 	f.Func().Id("predictBlock").Params(
 		jen.Id("x").Add(blockType("NumFeatures", F.Clone())),
 		jen.Id("out").Add(blockType("NumOutputs", F.Clone())),
@@ -155,10 +229,51 @@ func (g *Gen) genPredictBlock(f *jen.File, batchFuncs []string) {
 	f.Line()
 }
 
+// vectorBlockCall returns the statements that score the block x with
+// vectorBlock, from the rows themselves or from their copy in xb, and
+// return true.
+func (g *Gen) vectorBlockCall() []jen.Code {
+	r := jen.Id("r")
+	var stmts []jen.Code
+	src := jen.Id("x")
+	if !g.vectorDirect() {
+		stmts = append(stmts,
+			jen.Var().Id("xb").Index(jen.Id("batchRows").Op("*").Id("NumFeatures")).Add(g.BatchInput()),
+			jen.For(r.Clone().Op(":=").Lit(0), r.Clone().Op("<").Id("batchRows"), r.Clone().Op("++")).Block(g.blockLoad(false)...),
+		)
+		src = jen.Op("&").Id("xb")
+	}
+	stmts = append(stmts, g.blockAccumulators()...)
+	stmts = append(stmts, jen.Id("vectorBlock").Call(src, jen.Op("&").Id("acc")))
+	return append(stmts, g.blockFinishAll()...)
+}
+
+// blockAccumulators returns the statements that declare acc, the
+// accumulators of a block, and start them at the base scores.
+func (g *Gen) blockAccumulators() []jen.Code {
+	r := jen.Id("r")
+	stmts := []jen.Code{jen.Var().Id("acc").Index(jen.Id("batchRows").Op("*").Id("NumOutputs")).Add(g.Float())}
+	if set := g.blockBase(); len(set) > 0 {
+		stmts = append(stmts, jen.For(r.Clone().Op(":=").Lit(0), r.Clone().Op("<").Len(jen.Id("acc")),
+			r.Clone().Op("+=").Id("NumOutputs")).Block(set...))
+	}
+	return stmts
+}
+
+// blockFinishAll returns the statements that finish the margins of every
+// row of the block into out, and return true.
+func (g *Gen) blockFinishAll() []jen.Code {
+	r := jen.Id("r")
+	return []jen.Code{
+		jen.For(r.Clone().Op(":=").Lit(0), r.Clone().Op("<").Id("batchRows"), r.Clone().Op("++")).Block(g.blockFinish()...),
+		jen.Return(jen.True()),
+	}
+}
+
 // blockLoad returns the statements that copy row r of x, preprocessed if
 // the model says so, into xb, as F values or rounded to float32 when tests
-// compare in float32; predictBlock returns false on a NaN.
-func (g *Gen) blockLoad() []jen.Code {
+// compare in float32; with stopNaN, predictBlock returns false on a NaN.
+func (g *Gen) blockLoad(stopNaN bool) []jen.Code {
 	r := jen.Id("r")
 	row := g.rowAt(jen.Id("x"), r.Clone())
 	var load []jen.Code
@@ -173,9 +288,12 @@ func (g *Gen) blockLoad() []jen.Code {
 	if !g.Is32() && g.Model.Float32Compare {
 		v = jen.Float32().Call(jen.Id("v"))
 	}
+	var stop []jen.Code
+	if stopNaN {
+		stop = append(stop, jen.If(jen.Id("v").Op("!=").Id("v")).Block(jen.Return(jen.False())))
+	}
 	return append(load, jen.For(jen.List(jen.Id("j"), jen.Id("v")).Op(":=").Range().Id("row")).Block(
-		jen.If(jen.Id("v").Op("!=").Id("v")).Block(jen.Return(jen.False())),
-		jen.Id("xb").Index(r.Clone().Op("*").Id("NumFeatures").Op("+").Id("j")).Op("=").Add(v),
+		append(stop, jen.Id("xb").Index(r.Clone().Op("*").Id("NumFeatures").Op("+").Id("j")).Op("=").Add(v))...,
 	))
 }
 

@@ -87,3 +87,19 @@ func formatError(name string, src []byte, err error) error {
 	}
 	return errors.New(b.String())
 }
+
+// VectorFile returns the vector file of a package ([Vectorizer]): the
+// header, the build constraint [VectorBuild], and decls.
+func VectorFile(pkg string, header []string, decls []jen.Code) *jen.File {
+	f := jen.NewFile(pkg)
+	for _, l := range header {
+		f.HeaderComment(l)
+	}
+	f.HeaderComment("")
+	f.HeaderComment("//go:build " + VectorBuild)
+	for _, d := range decls {
+		f.Add(d)
+		f.Line()
+	}
+	return f
+}

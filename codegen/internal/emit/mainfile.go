@@ -30,6 +30,11 @@ type MainSpec struct {
 	// Readout are the Readout statements of the units, in order: the body
 	// of the read-out function of a model with latent trees.
 	Readout []jen.Code
+	// Vector says that the package has a vector file ([VectorFileName]),
+	// built only with GOEXPERIMENT=simd on amd64, whose init may set
+	// vectorBlock and vectorISA: PredictBatch then scores every full block
+	// of rows with vectorBlock.
+	Vector bool
 }
 
 // MainFile returns the file holding the API of the generated package (see
@@ -51,8 +56,8 @@ func MainFile(g *Gen, spec MainSpec) *jen.File {
 	g.genPredict(f)
 	g.genPredictMargin(f, addFuncs)
 	g.genPredictSlice(f)
-	if len(batchFuncs) > 0 {
-		g.genBlockBatch(f, batchFuncs)
+	if len(batchFuncs) > 0 || spec.Vector {
+		g.genBlockBatch(f, batchFuncs, spec.Vector)
 	} else {
 		g.genPredictBatch(f)
 	}

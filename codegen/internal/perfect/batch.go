@@ -7,6 +7,7 @@ package perfect
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 
 	"github.com/dave/jennifer/jen"
@@ -43,25 +44,29 @@ func Batchable(g *emit.Gen) bool {
 // right iff x[Feat[j]] >= Thr[j] in the comparison precision, and leaf l
 // (0 <= l < 2^D, left to right) has the values Vals[l*w:(l+1)*w].
 type Tree struct {
-	D    int
-	Feat []int
-	Thr  []float64
-	Vals []float64
+	D        int
+	Feat     []int
+	Thr      []float64
+	NaNRight []bool // the splits that send a NaN right (their default direction)
+	Vals     []float64
 }
 
 // Pad pads tree t into a perfect tree of its depth, w values per leaf.
 // A leaf above the last level becomes a split whose two subtrees repeat the
-// leaf, so that either direction reaches its value; a split that every
+// leaf, so that either direction reaches its value. A split that every
 // non-NaN value passes to the left (x <= +Inf) is replaced by its left
-// subtree. The padded tree computes the same function for rows without NaN,
-// the only rows that blocks hold.
-func Pad(t *ir.Tree, w int, cmp32 bool) Tree {
+// subtree, unless nan is set: then it stays, with the threshold NaN (no
+// value is >= NaN). Without nan, the padded tree computes the same function
+// as t for rows without NaN, the only rows that blocks hold; with nan, it
+// does for every row when a NaN goes right at the splits of NaNRight.
+func Pad(t *ir.Tree, w int, cmp32, nan bool) Tree {
 	d := t.Depth()
 	p := Tree{
-		D:    d,
-		Feat: make([]int, 1<<d-1),
-		Thr:  make([]float64, 1<<d-1),
-		Vals: make([]float64, w<<d),
+		D:        d,
+		Feat:     make([]int, 1<<d-1),
+		Thr:      make([]float64, 1<<d-1),
+		NaNRight: make([]bool, 1<<d-1),
+		Vals:     make([]float64, w<<d),
 	}
 	var fill func(j, h, level int)
 	fill = func(j, h, level int) {
@@ -76,11 +81,14 @@ func Pad(t *ir.Tree, w int, cmp32 bool) Tree {
 			return
 		}
 		thr, always := emit.Fold(n.Threshold, n.LessEqual, cmp32)
-		if always {
+		if always && !nan {
 			fill(n.Left, h, level)
 			return
 		}
-		p.Feat[h], p.Thr[h] = n.Feature, thr
+		if always {
+			thr = math.NaN()
+		}
+		p.Feat[h], p.Thr[h], p.NaNRight[h] = n.Feature, thr, !n.DefaultLeft
 		fill(n.Left, 2*h+1, level+1)
 		fill(n.Right, 2*h+2, level+1)
 	}
@@ -135,7 +143,7 @@ func layRun(g *emit.Gen, pre string, from, to int) *runLayout {
 	}
 	for i := from; i < to; i++ {
 		t := &m.Trees[i]
-		p := Pad(t, l.w, emit.Cmp32(g))
+		p := Pad(t, l.w, emit.Cmp32(g), false)
 		for j := 0; j < 1<<l.d; j++ {
 			f, thr := 0, 0.0
 			if j < len(p.Feat) {
