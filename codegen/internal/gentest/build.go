@@ -1,6 +1,7 @@
 package gentest
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/treegen/treegen/codegen"
+	"github.com/treegen/treegen/codegen/internal/emit"
 	"github.com/treegen/treegen/internal/harness"
 	"github.com/treegen/treegen/ir"
 )
@@ -132,4 +134,18 @@ func SkipIfNoGo(t testing.TB) {
 // "32".
 func suffix(p codegen.Precision) string {
 	return fmt.Sprint(p.BitSize())
+}
+
+// ForceAVX2 returns files with the vector file, if any, changed to ignore
+// AVX-512: its init then picks the AVX2 code on a processor that has both,
+// so that a test covers both. Nothing else changes.
+func ForceAVX2(files []codegen.File) []codegen.File {
+	out := make([]codegen.File, len(files))
+	copy(out, files)
+	for i, f := range out {
+		if f.Name == emit.VectorFileName {
+			out[i].Data = bytes.ReplaceAll(f.Data, []byte("archsimd.X86.AVX512()"), []byte("false"))
+		}
+	}
+	return out
 }
