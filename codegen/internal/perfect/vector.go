@@ -13,9 +13,11 @@ import (
 // simd is the import path of Go's SIMD package.
 const simd = "simd/archsimd"
 
-// maxVectorDepth bounds the trees of a model that the vector file scores:
-// every tree at most this deep (and paddable, as Batchable says).
-const maxVectorDepth = maxPerfectDepth
+// maxVectorDepth bounds the trees of a model that the vector file scores.
+// Unlike the scalar block walk (Batchable), it takes trees that pad into
+// many more leaves than they have: its cost grows with the splits of the
+// top levels, which padding does not add to, and with the depth below.
+const maxVectorDepth = 10
 
 // vectorLevels is the number of levels of a tree that the vector walk
 // evaluates for 64 rows at once, every split of those levels compared with
@@ -28,10 +30,11 @@ const maxVectorDepth = maxPerfectDepth
 const vectorLevels = 6
 
 // Vectorizable reports whether the vector file can score the model of g:
-// blocks are enabled (Batchable), and every tree is hard, not latent, made
-// of axis splits and constant leaves only, and at most maxVectorDepth deep.
+// blocks are enabled (emit.Gen.BatchEnabled), and every tree is hard, not
+// latent, made of axis splits and constant leaves only, and at most
+// maxVectorDepth deep.
 func Vectorizable(g *emit.Gen) bool {
-	if !Batchable(g) {
+	if !g.BatchEnabled() {
 		return false
 	}
 	for i := range g.Model.Trees {
@@ -76,7 +79,7 @@ type vecGen struct {
 	cbits  int // the bits of the compared values: 32 or 64
 	runs   []*vecRun
 	depths map[int]bool // the walk depths (min(depth, vectorLevels)) that occur
-	tails  bool         // a tree is deeper than vectorLevels
+	tails  map[int]bool // the depths deeper than vectorLevels that occur
 }
 
 // vecRun is a run of consecutive trees of one depth, all writing every
@@ -99,7 +102,7 @@ func Vector(g *emit.Gen) []jen.Code {
 	if !Vectorizable(g) || len(g.Model.Trees) == 0 {
 		return nil
 	}
-	v := &vecGen{g: g, cbits: 64, depths: map[int]bool{}}
+	v := &vecGen{g: g, cbits: 64, depths: map[int]bool{}, tails: map[int]bool{}}
 	if emit.Cmp32(g) {
 		v.cbits = 32
 	}
@@ -113,7 +116,9 @@ func Vector(g *emit.Gen) []jen.Code {
 		}
 		v.runs = append(v.runs, v.layRun(start, end))
 		v.depths[min(d, vectorLevels)] = true
-		v.tails = v.tails || d > vectorLevels
+		if d > vectorLevels {
+			v.tails[d] = true
+		}
 		start = end
 	}
 	decls := append(v.genInit(), v.genNodeType())
@@ -134,8 +139,10 @@ func Vector(g *emit.Gen) []jen.Code {
 			decls = append(decls, v.genIndex(k))
 		}
 	}
-	if v.tails {
-		decls = append(decls, v.genTail(false), v.genTail(true))
+	for d := vectorLevels + 1; d <= maxVectorDepth; d++ {
+		if v.tails[d] {
+			decls = append(decls, v.genTail(d, false), v.genTail(d, true))
+		}
 	}
 	return decls
 }
@@ -324,10 +331,11 @@ func (v *vecGen) runLoop(s isa, i int, r *vecRun) jen.Code {
 		}
 		body = append(body, jen.Id(fmt.Sprintf("vecIndex%d", k)).Call(append([]jen.Code{jen.Op("&").Id("ix")}, bs...)...))
 		if r.d > k {
+			tail := fmt.Sprintf("vecTail%d", r.d)
 			body = append(body, jen.If(jen.Id("nan")).Block(
-				jen.Id("vecTailNaN").Call(jen.Op("&").Id("blk"), jen.Id("nd").Index(jen.Op(":")), jen.Op("&").Id("ix"), jen.Lit(k), jen.Lit(r.d)),
+				jen.Id(tail+"NaN").Call(jen.Op("&").Id("blk"), jen.Op("&").Id("nanb"), jen.Id("nd"), jen.Op("&").Id("ix")),
 			).Else().Block(
-				jen.Id("vecTail").Call(jen.Op("&").Id("blk"), jen.Id("nd").Index(jen.Op(":")), jen.Op("&").Id("ix"), jen.Lit(k), jen.Lit(r.d)),
+				jen.Id(tail).Call(jen.Op("&").Id("blk"), jen.Id("nd"), jen.Op("&").Id("ix")),
 			))
 		}
 	}
@@ -595,35 +603,42 @@ func (v *vecGen) genIndex(k int) jen.Code {
 	)
 }
 
-// genTail declares vecTail (or vecTailNaN, for blocks with a NaN), which
-// walks rows from level from down to level depth of a padded tree, one row
-// at a time: ix[r] goes from the index of the split at level from to that
-// of the leaf.
-func (v *vecGen) genTail(nan bool) jen.Code {
-	name, r := "vecTail", jen.Id("r")
-	test := jen.Id("x").Op(">=").Id("n").Dot("thr")
+// genTail declares vecTail<d> (or vecTail<d>NaN, for blocks with a NaN),
+// which walks the rows from level vectorLevels down to level d of a padded
+// tree of depth d, a level at a time: at each level, every row moves one
+// step without a branch, and the rows' steps are independent, so that the
+// processor overlaps them. ix[r] goes from the index, left to right, of
+// the split that row r reaches at level vectorLevels to that of its leaf.
+func (v *vecGen) genTail(d int, nan bool) jen.Code {
+	name, r := fmt.Sprintf("vecTail%d", d), jen.Id("r")
+	params := []jen.Code{jen.Id("blk").Add(v.blkType())}
 	if nan {
 		name += "NaN"
-		test = test.Op("||").Parens(jen.Id("x").Op("!=").Id("x").Op("&&").Id("n").Dot("nan").Op("!=").Lit(0))
+		params = append(params, jen.Id("nanb").Op("*").Index(jen.Id("NumFeatures")).Uint64())
 	}
-	return emit.Doc(name+" walks every row of blk from level from of the padded tree nd, of depth depth, "+
-		"to its leaf: ix[r] goes from the index, left to right, of the split that row r reaches at level from "+
-		"to the index of its leaf.").Line().
-		Func().Id(name).Params(
-		jen.Id("blk").Add(v.blkType()),
-		jen.Id("nd").Index().Id("vNode"),
-		jen.Id("ix").Op("*").Index(jen.Id("batchRows")).Uint32(),
-		jen.List(jen.Id("from"), jen.Id("depth")).Int(),
-	).Block(
-		jen.For(r.Clone().Op(":=").Range().Id("ix")).Block(
-			jen.Id("i").Op(":=").Int().Call(jen.Id("ix").Index(r.Clone())).Op("+").Lit(1).Op("<<").Id("from").Op("-").Lit(1),
-			jen.For(jen.Id("l").Op(":=").Id("from"), jen.Id("l").Op("<").Id("depth"), jen.Id("l").Op("++")).Block(
-				jen.Id("n").Op(":=").Op("&").Id("nd").Index(jen.Id("i")),
-				jen.Id("x").Op(":=").Id("blk").Index(jen.Id("n").Dot("f")).Index(r.Clone()),
-				jen.Id("i").Op("=").Lit(2).Op("*").Id("i").Op("+").Lit(1),
-				jen.If(test).Block(jen.Id("i").Op("++")),
-			),
-			jen.Id("ix").Index(r.Clone()).Op("=").Uint32().Call(jen.Id("i").Op("-").Parens(jen.Lit(1).Op("<<").Id("depth").Op("-").Lit(1))),
+	size := 1 << d
+	params = append(params, jen.Id("nd").Op("*").Index(jen.Lit(size)).Id("vNode"), jen.Id("ix").Op("*").Index(jen.Id("batchRows")).Uint32())
+	step := []jen.Code{
+		jen.Id("n").Op(":=").Op("&").Id("nd").Index(jen.Id("ix").Index(r.Clone()).Op("&").Lit(size - 1)),
+		jen.Id("j").Op(":=").Lit(2).Op("*").Id("ix").Index(r.Clone()).Op("+").Lit(1),
+		jen.If(jen.Id("blk").Index(jen.Id("n").Dot("f")).Index(r.Clone()).Op(">=").Id("n").Dot("thr")).Block(jen.Id("j").Op("++")),
+	}
+	if nan {
+		step = append(step, jen.Id("j").Op("+=").Uint32().Call(jen.Id("nanb").Index(jen.Id("n").Dot("f")).Op(">>").Id("r").Op("&").Lit(1)).
+			Op("&").Uint32().Call(jen.Id("n").Dot("nan")))
+	}
+	step = append(step, jen.Id("ix").Index(r.Clone()).Op("=").Id("j"))
+	doc := name + fmt.Sprintf(" walks the rows of blk from level %d of the padded tree nd, of depth %d, to its leaves, "+
+		"a level at a time: ix[r] goes from the index, left to right, of the split that row r reaches at level %d "+
+		"to the index of its leaf.", vectorLevels, d, vectorLevels)
+	if nan {
+		doc += " Missing (NaN) values, the bits of nanb, go where the splits say."
+	}
+	return emit.Doc(doc).Line().Func().Id(name).Params(params...).Block(
+		jen.For(r.Clone().Op(":=").Range().Id("ix")).Block(jen.Id("ix").Index(r.Clone()).Op("+=").Lit(1<<vectorLevels-1)),
+		jen.For(jen.Id("l").Op(":=").Lit(vectorLevels), jen.Id("l").Op("<").Lit(d), jen.Id("l").Op("++")).Block(
+			jen.For(r.Clone().Op(":=").Range().Id("ix")).Block(step...),
 		),
+		jen.For(r.Clone().Op(":=").Range().Id("ix")).Block(jen.Id("ix").Index(r.Clone()).Op("-=").Lit(size-1)),
 	)
 }
