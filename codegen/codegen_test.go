@@ -120,7 +120,7 @@ func TestDeterministicAndSplit(t *testing.T) {
 				t.Errorf("%s: %s differs between two runs", prec, a[i].Name)
 			}
 		}
-		want := "predict.go trees000.go trees001.go trees002.go trees003.go trees004.go trees005.go trees006.go trees007.go"
+		want := "predict.go trees000.go trees001.go trees002.go trees003.go trees004.go trees005.go trees006.go trees007.go vector.go vector_portable.go"
 		if got := strings.Join(names, " "); got != want {
 			t.Errorf("%s: files %s, want %s", prec, got, want)
 		}
@@ -212,7 +212,7 @@ func TestWriteDir(t *testing.T) {
 	for _, e := range entries {
 		names = append(names, e.Name())
 	}
-	if got, want := strings.Join(names, " "), "doc.go notes.txt predict.go trees000.go trees009.go"; got != want {
+	if got, want := strings.Join(names, " "), "doc.go notes.txt predict.go trees000.go trees009.go vector.go vector_portable.go"; got != want {
 		t.Errorf("after a smaller run: %s, want %s", got, want)
 	}
 	for name, data := range mine {

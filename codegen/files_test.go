@@ -121,8 +121,8 @@ func TestThousandFiles(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(files) != tc.trees+1 {
-			t.Fatalf("%d trees: %d files, want %d", tc.trees, len(files), tc.trees+1)
+		if len(files) != tc.trees+3 { // and the vector files
+			t.Fatalf("%d trees: %d files, want %d", tc.trees, len(files), tc.trees+3)
 		}
 		names := map[string]bool{}
 		for _, f := range files {
@@ -178,7 +178,7 @@ func TestOldTreeFilesRemoved(t *testing.T) {
 	for _, e := range entries {
 		got = append(got, e.Name())
 	}
-	if strings.Join(got, " ") != "predict.go trees000.go" {
-		t.Errorf("files after WriteDir: %v, want predict.go trees000.go", got)
+	if strings.Join(got, " ") != "predict.go trees000.go vector.go vector_portable.go" {
+		t.Errorf("files after WriteDir: %v, want predict.go trees000.go vector.go vector_portable.go", got)
 	}
 }

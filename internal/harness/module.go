@@ -82,18 +82,24 @@ func (mod *Module) Add(name string, rows [][]float64, opts Options) error {
 // GoCmd runs the go command with args in the module and returns its
 // combined output.
 func (mod *Module) GoCmd(args ...string) ([]byte, error) {
-	return mod.goCmd(context.Background(), args...)
+	return mod.goCmd(context.Background(), nil, args...)
 }
 
-// goCmd is GoCmd under ctx.
-func (mod *Module) goCmd(ctx context.Context, args ...string) ([]byte, error) {
+// GoCmdEnv is GoCmd with the variables env ("NAME=value") added to the
+// go command's environment.
+func (mod *Module) GoCmdEnv(env []string, args ...string) ([]byte, error) {
+	return mod.goCmd(context.Background(), env, args...)
+}
+
+// goCmd is GoCmdEnv under ctx.
+func (mod *Module) goCmd(ctx context.Context, env []string, args ...string) ([]byte, error) {
 	gocmd, err := goCommand(mod.Go)
 	if err != nil {
 		return nil, err
 	}
 	cmd := exec.CommandContext(ctx, gocmd, args...)
 	cmd.Dir = mod.Dir
-	cmd.Env = GoEnv()
+	cmd.Env = append(GoEnv(), env...)
 	if mod.Trimpath {
 		cmd.Env = append(cmd.Env, "GOFLAGS=-mod=mod -trimpath")
 	}
@@ -141,13 +147,13 @@ func (mod *Module) Run(ctx context.Context) ([]*Result, error) {
 	}
 	if mod.Vet {
 		start := time.Now()
-		if _, err := mod.goCmd(ctx, "vet", "./..."); err != nil {
+		if _, err := mod.goCmd(ctx, nil, "vet", "./..."); err != nil {
 			return nil, err
 		}
 		mod.VetTime = time.Since(start)
 	}
 	start := time.Now()
-	if _, err := mod.goCmd(ctx, "build", "-o", "driver.exe", "./driver"); err != nil {
+	if _, err := mod.goCmd(ctx, nil, "build", "-o", "driver.exe", "./driver"); err != nil {
 		return nil, fmt.Errorf("building failed: %w", err)
 	}
 	mod.BuildTime = time.Since(start)

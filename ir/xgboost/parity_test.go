@@ -319,9 +319,14 @@ func checkGenerated(t *testing.T, c *parityCase) {
 		if err := codegen.WriteDir(dir, files); err != nil {
 			t.Fatal(err)
 		}
-		res, err := harness.Run(context.Background(), dir, c.inputs, harness.Options{})
+		// Check: PredictBatch (blocks of rows, with SIMD instructions when
+		// the go command builds with GOEXPERIMENT=simd) equals Predict.
+		res, err := harness.Run(context.Background(), dir, c.inputs, harness.Options{Check: true})
 		if err != nil {
 			t.Fatal(err)
+		}
+		for _, p := range res.Problems {
+			t.Errorf("%s: generated %s: %s", c.name, prec, p)
 		}
 		bad := 0
 		for i := range c.inputs {

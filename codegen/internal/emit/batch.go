@@ -71,7 +71,7 @@ func (g *Gen) batchFunc(name string, calls []jen.Code) jen.Code {
 // in other builds.
 const (
 	VectorFileName   = "vector.go"
-	NoVectorFileName = "novector.go"
+	NoVectorFileName = "vector_portable.go"
 )
 
 // VectorBuild is the build constraint of the vector file.

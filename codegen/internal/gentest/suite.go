@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/treegen/treegen/codegen"
+	"github.com/treegen/treegen/codegen/internal/emit"
 	"github.com/treegen/treegen/internal/parallel"
 	"github.com/treegen/treegen/internal/randmodel"
 	"github.com/treegen/treegen/ir"
@@ -260,8 +261,37 @@ func Conformance(t *testing.T, s Suite) {
 		if t.Failed() {
 			return
 		}
-		BuildAndCompare(t, cases)
+		BuildAndCompare(t, WithAVX2(cases))
 	})
+}
+
+// WithAVX2 returns cases and, when this build has vector files (GOEXPERIMENT=simd
+// on amd64), a copy of each case that has one, named with the suffix "avx2",
+// whose vector file ignores AVX-512 (ForceAVX2): the vector code of both
+// instruction sets is then tested on a processor that has both.
+func WithAVX2(cases []Case) []Case {
+	if !VectorBuilt() {
+		return cases
+	}
+	out := cases
+	for _, c := range cases {
+		for _, f := range c.Files {
+			if f.Name == emit.VectorFileName {
+				c.Name += "avx2"
+				c.Files = ForceAVX2(c.Files)
+				out = append(out, c)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// VectorBuilt reports whether the go command builds the vector files of
+// generated packages in this process's configuration: GOEXPERIMENT=simd on
+// amd64.
+func VectorBuilt() bool {
+	return builds([]byte("//go:build " + emit.VectorBuild + "\n\npackage p\n"))
 }
 
 // count returns the number of models of the kind in this run.

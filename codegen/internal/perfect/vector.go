@@ -303,10 +303,11 @@ func (v *vecGen) runLoop(s isa, i int, r *vecRun) jen.Code {
 		Call(jen.Id(fmt.Sprintf("vecN%d", i)).Index(t.Clone().Op("*").Lit(size).Op(":")))
 	vals := jen.Id("val").Op(":=").Parens(jen.Op("*").Index(jen.Lit(r.stride)).Add(emit.ValType(v.g))).
 		Call(jen.Id(fmt.Sprintf("vecV%d", i)).Index(t.Clone().Op("*").Lit(r.stride).Op(":")))
-	body := []jen.Code{nodes}
+	var body []jen.Code
 	if k == 0 {
 		body = append(body, jen.Id("ix").Op("=").Index(jen.Id("batchRows")).Uint32().Values())
 	} else {
+		body = append(body, nodes)
 		var bs []jen.Code
 		for l := 0; l < k; l++ {
 			bs = append(bs, jen.Id("b"+strconv.Itoa(l)))
