@@ -16,6 +16,7 @@ import (
 	"github.com/treegen/treegen/codegen/internal/emit"
 	"github.com/treegen/treegen/codegen/quickscorer"
 	"github.com/treegen/treegen/codegen/smoothstep"
+	"github.com/treegen/treegen/codegen/walk"
 	"github.com/treegen/treegen/internal/version"
 	"github.com/treegen/treegen/ir"
 )
@@ -60,6 +61,7 @@ var backends = []Backend{
 	ifelse.Backend{},
 	quickscorer.Backend{},
 	smoothstep.Backend{},
+	walk.Backend{},
 }
 
 // Backends returns the backends, in order of preference.

@@ -99,6 +99,7 @@ func ExampleBackends() {
 	// ifelse
 	// quickscorer
 	// smoothstep
+	// walk
 	// auto: ifelse
 }
 
