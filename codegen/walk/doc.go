@@ -10,13 +10,13 @@
 // own: where each split reads the row, its threshold ("<=" folded into
 // "<"), and the leaf values. A row walks down a tree with
 //
-//	j := 2*i + 1
+//	r := 0
 //	if xx[feat[i]] >= thr[i] {
-//		j++
+//		r = 1
 //	}
-//	i = j
+//	i = 2*i + 1 + r
 //
-// which compiles to a conditional move: no branch to mispredict. The walks
+// which compiles to a flag read (SETcc on amd64): no branch to mispredict. The walks
 // of several trees at once (four) are independent, so the processor
 // overlaps their steps, and the levels are unrolled, the depth of a run
 // being a constant. The leaf values are then added to the margins in tree

@@ -430,11 +430,11 @@ func (l *runLayout) walk(g *emit.Gen, k int, t *jen.Statement, first, xsize int)
 			if xsize > 256 {
 				xi = jen.Parens(xi).Op("&").Lit(xsize - 1)
 			}
-			j := jen.Id("j" + strconv.Itoa(q))
+			r := jen.Id("r" + strconv.Itoa(q))
 			level = append(level,
-				j.Clone().Op(":=").Lit(2).Op("*").Add(iv(q)).Op("+").Lit(1),
-				jen.If(jen.Id("xx").Index(xi).Op(">=").Id("thr").Index(node)).Block(j.Clone().Op("++")),
-				iv(q).Op("=").Add(j),
+				r.Clone().Op(":=").Lit(0),
+				jen.If(jen.Id("xx").Index(xi).Op(">=").Id("thr").Index(node)).Block(r.Clone().Op("=").Lit(1)),
+				iv(q).Op("=").Lit(2).Op("*").Add(iv(q)).Op("+").Lit(1).Op("+").Add(r),
 			)
 		}
 		stmts = append(stmts, jen.Block(level...))
