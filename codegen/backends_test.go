@@ -79,11 +79,11 @@ func TestBackends(t *testing.T) {
 			opts.RegisterFlags(fs)
 		}()
 	}
-	if got := strings.Join(codegen.BackendNames(), " "); got != "ifelse quickscorer smoothstep" {
+	if got := strings.Join(codegen.BackendNames(), " "); got != "ifelse quickscorer smoothstep walk" {
 		t.Errorf("BackendNames() = %s", got)
 	}
 	if _, err := codegen.LookupBackend("llvm"); err == nil ||
-		err.Error() != `unknown backend "llvm" (known backends: ifelse, quickscorer, smoothstep, or auto)` {
+		err.Error() != `unknown backend "llvm" (known backends: ifelse, quickscorer, smoothstep, walk, or auto)` {
 		t.Errorf("LookupBackend(llvm): %v", err)
 	}
 }
@@ -96,7 +96,7 @@ func TestAuto(t *testing.T) {
 		m      *ir.Model
 		suited string
 	}{
-		{"axis", manyTrees(3), "ifelse quickscorer"},
+		{"axis", manyTrees(3), "ifelse quickscorer walk"},
 		{"oblique", obliqueStump(), "ifelse"},
 		{"soft", softStump(), "smoothstep"},
 		{"latent", latentModel(obliqueStump()), "ifelse"},

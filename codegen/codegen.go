@@ -16,6 +16,7 @@ import (
 	"github.com/treegen/treegen/codegen/internal/emit"
 	"github.com/treegen/treegen/codegen/quickscorer"
 	"github.com/treegen/treegen/codegen/smoothstep"
+	"github.com/treegen/treegen/codegen/walk"
 	"github.com/treegen/treegen/internal/version"
 	"github.com/treegen/treegen/ir"
 )
@@ -54,12 +55,13 @@ const Auto = "auto"
 // one suited to a model. ifelse comes first because it is the fastest one
 // row at a time for up to a few dozen trees and compiles every hard tree;
 // quickscorer wins on large ensembles scored in batches, which only the user
-// knows (docs/PERFORMANCE.md). Adding a backend is one folder and one line
-// here.
+// knows (docs/PERFORMANCE.md); walk, last, is not picked by auto yet. Adding
+// a backend is one folder and one line here.
 var backends = []Backend{
 	ifelse.Backend{},
 	quickscorer.Backend{},
 	smoothstep.Backend{},
+	walk.Backend{},
 }
 
 // Backends returns the backends, in order of preference.

@@ -69,7 +69,7 @@ func TestGenerateErrors(t *testing.T) {
 		opts codegen.Options
 		want string
 	}{
-		{"backend", m, codegen.Options{Package: "p", Backend: "quick"}, `unknown backend "quick" (known backends: ifelse, quickscorer, smoothstep, or auto)`},
+		{"backend", m, codegen.Options{Package: "p", Backend: "quick"}, `unknown backend "quick" (known backends: ifelse, quickscorer, smoothstep, walk, or auto)`},
 		{"precision", m, codegen.Options{Package: "p", Precision: "float16"}, `unknown precision "float16" (want float64 or float32)`},
 		{"package", m, codegen.Options{Package: "1p"}, `package name "1p" is not a Go identifier`},
 		{"model", bad, codegen.Options{Package: "p"}, "invalid model: trees[0].nodes[0].feature: feature 7 out of range: the model has 2 features"},

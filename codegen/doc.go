@@ -78,6 +78,13 @@
 //     or runs of perfect dense trees evaluated level by level; hard trees of
 //     the model are compiled as ifelse compiles them. Its option Prune makes
 //     approximate code.
+//   - "walk" (package codegen/walk): every tree padded into a perfect tree
+//     in constant tables, walked branch-free four trees at a time, as the
+//     interpreter walks its perfect trees, for ensembles of axis-aligned
+//     trees with constant leaves that pad cheaply (at most 12 deep, 2^depth
+//     at most four times the leaves); the fastest one row per call on
+//     hundreds of shallow trees. Last in the list, auto never picks it:
+//     choose it by name.
 //
 // # Inside
 //

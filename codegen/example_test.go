@@ -102,6 +102,7 @@ func ExampleBackends() {
 	// ifelse
 	// quickscorer
 	// smoothstep
+	// walk
 	// auto: ifelse
 }
 

@@ -44,12 +44,7 @@ var suite = gentest.Suite{
 func TestConformance(t *testing.T) { gentest.Conformance(t, suite) }
 
 func load(t testing.TB, name string) *ir.Model {
-	t.Helper()
-	m, err := ir.Load(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
+	return gentest.Load(t, filepath.Join("testdata", name))
 }
 
 var nan, inf = math.NaN(), math.Inf(1)

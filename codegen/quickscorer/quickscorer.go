@@ -57,24 +57,8 @@ const maxBlockWords = 1024
 // Otherwise the error names the first tree it cannot compile.
 func Check(m *ir.Model) error {
 	for i := range m.Trees {
-		t := &m.Trees[i]
-		if t.Latent {
-			return fmt.Errorf("tree %d is latent: use the ifelse backend", i)
-		}
-		for j := range t.Nodes {
-			switch t.Nodes[j].Kind {
-			case ir.Axis, ir.Leaf:
-			case ir.Soft:
-				return fmt.Errorf("tree %d has soft nodes: use the smoothstep backend", i)
-			case ir.Categorical:
-				return fmt.Errorf("tree %d has a categorical split: use the ifelse backend", i)
-			case ir.Oblique:
-				return fmt.Errorf("tree %d has an oblique split: use the ifelse backend", i)
-			case ir.SoftmaxLeaf:
-				return fmt.Errorf("tree %d has a softmax leaf: use the ifelse backend", i)
-			default:
-				return fmt.Errorf("tree %d has a node of kind %q: use the ifelse backend", i, t.Nodes[j].Kind)
-			}
+		if err := emit.CheckAxisTree(i, &m.Trees[i]); err != nil {
+			return err
 		}
 	}
 	return nil

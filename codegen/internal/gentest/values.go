@@ -1,6 +1,8 @@
 package gentest
 
 import (
+	"testing"
+
 	"github.com/treegen/treegen/codegen/internal/emit"
 	"github.com/treegen/treegen/internal/randmodel"
 	"github.com/treegen/treegen/ir"
@@ -26,4 +28,14 @@ func ModelValues(m *ir.Model) []float64 {
 // NaN, ±Inf and random values.
 func Inputs(seed uint64, m *ir.Model, n int) [][]float64 {
 	return randmodel.Inputs(seed, n, m.NumFeatures, ModelValues(m))
+}
+
+// Load loads the model file at path, failing t if it cannot.
+func Load(t testing.TB, path string) *ir.Model {
+	t.Helper()
+	m, err := ir.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
 }

@@ -31,8 +31,7 @@ func Batchable(g *emit.Gen) bool {
 		return false
 	}
 	for i := range g.Model.Trees {
-		t := &g.Model.Trees[i]
-		if d := t.Depth(); d > maxPerfectDepth || 1<<d > maxPadding*t.NumLeaves() {
+		if !Paddable(&g.Model.Trees[i]) {
 			return false
 		}
 	}
@@ -59,8 +58,23 @@ type Tree struct {
 // value is >= NaN). Without nan, the padded tree computes the same function
 // as t for rows without NaN, the only rows that blocks hold; with nan, it
 // does for every row when a NaN goes right at the splits of NaNRight.
-func Pad(t *ir.Tree, w int, cmp32, nan bool) Tree {
-	d := t.Depth()
+func Pad(t *ir.Tree, w int, cmp32, nan bool) Tree { return PadTo(t, t.Depth(), w, cmp32, nan) }
+
+// Paddable reports whether tree t pads cheaply into a perfect tree of its
+// depth: the depth is at most 12 and padding at most quadruples its number
+// of leaves.
+func Paddable(t *ir.Tree) bool { return PaddableTo(t, t.Depth()) }
+
+// PaddableTo reports whether tree t pads cheaply into a perfect tree of
+// depth d, at least its own: d is at most 12 and 2^d at most four times its
+// number of leaves.
+func PaddableTo(t *ir.Tree, d int) bool {
+	return d >= t.Depth() && d <= maxPerfectDepth && 1<<d <= maxPadding*t.NumLeaves()
+}
+
+// PadTo is Pad into a perfect tree of depth d, at least the depth of t:
+// the leaves above level d repeat down to it.
+func PadTo(t *ir.Tree, d, w int, cmp32, nan bool) Tree {
 	p := Tree{
 		D:        d,
 		Feat:     make([]int, 1<<d-1),
