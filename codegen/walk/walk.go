@@ -69,6 +69,10 @@ func (Backend) Check(m *ir.Model) error { return Check(m) }
 // compiles.
 func (Backend) Suited(m *ir.Model) bool { return Check(m) == nil }
 
+// Vector returns the declarations of the package's vector file, which
+// scores blocks of rows with SIMD instructions (see package perfect).
+func (Backend) Vector(g *emit.Gen, _ emit.Options) ([]jen.Code, error) { return perfect.Vector(g), nil }
+
 // NewOptions returns the backend's options: it has none.
 func (Backend) NewOptions() emit.Options { return emit.NoOptions{} }
 
