@@ -33,6 +33,10 @@ type benchResult struct {
 	AllocsPerRow  float64 `json:"allocs_per_row"`
 	BuildSeconds  float64 `json:"build_seconds"`
 	SourceBytes   int     `json:"source_bytes"`
+	// Instructions names the instructions of the batch figure: "AVX-512"
+	// or "AVX2" for a generated package built with GOEXPERIMENT=simd whose
+	// vector file ran, else "portable".
+	Instructions string `json:"instructions"`
 }
 
 func (a *app) benchCmd() *cobra.Command {
@@ -41,7 +45,7 @@ func (a *app) benchCmd() *cobra.Command {
 	prec := codegen.Float64
 	var rows, count, rounds int
 	var budget time.Duration
-	var asJSON bool
+	var asJSON, simd bool
 	cmd := &cobra.Command{
 		Use:   "bench --model MODEL.json --data FILE [--backends auto|NAME,...]",
 		Short: "Measure generated code against the interpreter, per row",
@@ -55,7 +59,13 @@ per row through PredictBatch, and heap allocations per row. The interpreter
 benchmark runs --count times for --time/--count; the fastest run counts.
 auto, the default, measures the backends suited to the model (of
 ` + strings.Join(codegen.BackendNames(), ", ") + `), then the interpreter. A named
-backend that cannot compile the model is reported as such and skipped.`,
+backend that cannot compile the model is reported as such and skipped.
+
+--simd builds the generated packages with GOEXPERIMENT=simd, which takes
+their vector file (PredictBatch with AVX2 or AVX-512 instructions, on amd64);
+a GOEXPERIMENT in the environment reaches the go command as it is, so
+GOEXPERIMENT=simd treegen bench does the same. The "instructions" column
+says which instructions PredictBatch used: AVX-512, AVX2, or portable.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if model == "" {
@@ -86,7 +96,7 @@ backend that cannot compile the model is reported as such and skipped.`,
 			for i := range x {
 				x[i] = d.Row(i)
 			}
-			opts := gobench.Options{BenchTime: budget / time.Duration(count), Count: count}
+			opts := gobench.Options{BenchTime: budget / time.Duration(count), Count: count, SIMD: simd}
 			var results []benchResult
 			for _, name := range names {
 				var r benchResult
@@ -119,9 +129,9 @@ backend that cannot compile the model is reported as such and skipped.`,
 			}
 			fmt.Fprintf(a.stdout, "%s: %s, %s of %s, %s\n", model, plural(len(m.Trees), "tree"), plural(n, "row"), df.path, prec)
 			w := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-			fmt.Fprintln(w, "backend\tns/row\tns/row batch\tallocs/row\tbuild s\tsource bytes\t")
+			fmt.Fprintln(w, "backend\tns/row\tns/row batch\tallocs/row\tbuild s\tsource bytes\tinstructions\t")
 			for _, r := range results {
-				fmt.Fprintf(w, "%s\t%.1f\t%.1f\t%.0f\t%.2f\t%d\t\n", r.Backend, r.NsPerRow, r.NsPerRowBatch, r.AllocsPerRow, r.BuildSeconds, r.SourceBytes)
+				fmt.Fprintf(w, "%s\t%.1f\t%.1f\t%.0f\t%.2f\t%d\t%s\t\n", r.Backend, r.NsPerRow, r.NsPerRowBatch, r.AllocsPerRow, r.BuildSeconds, r.SourceBytes, r.Instructions)
 			}
 			return w.Flush()
 		},
@@ -136,6 +146,7 @@ backend that cannot compile the model is reported as such and skipped.`,
 	cmd.Flags().DurationVar(&budget, "time", 2*time.Second, "time spent measuring each of single-row and batch prediction, over all runs")
 	cmd.Flags().IntVar(&count, "count", 5, "runs of each benchmark; the fastest counts")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	cmd.Flags().BoolVar(&simd, "simd", false, "build generated packages with GOEXPERIMENT=simd: PredictBatch uses their AVX2/AVX-512 code on amd64")
 	return cmd
 }
 
@@ -202,6 +213,7 @@ func benchGenerated(m *ir.Model, b codegen.Backend, prec codegen.Precision, rows
 	return benchResult{
 		Backend: b.Name(), NsPerRow: res.NsPerRow, NsPerRowBatch: res.NsPerRowBatch,
 		AllocsPerRow: res.AllocsPerRow(), BuildSeconds: res.Build.Seconds(), SourceBytes: size,
+		Instructions: res.Instructions,
 	}, nil
 }
 
@@ -223,7 +235,7 @@ func benchInterp(m *ir.Model, path string, rows [][]float64, prec codegen.Precis
 	if err != nil {
 		return r, err
 	}
-	r.Backend = interpName
+	r.Backend, r.Instructions = interpName, "portable"
 	if fi, err := os.Stat(path); err == nil {
 		r.SourceBytes = int(fi.Size())
 	}

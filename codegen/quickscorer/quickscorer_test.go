@@ -30,6 +30,10 @@ var suite = gentest.Suite{
 			Tricky: true, AxisOnly: true, MaxDepth: 8, Float32Sum: true}},
 		{Name: "d", Models: 20, Short: 5, Options: randmodel.Options{
 			Tricky: true, AxisOnly: true, Leaves: 256, Trees: 3, Float32Sum: true}},
+		// Enough trees for the vector file, of every depth it takes: the
+		// vector walk's six levels and the levels below.
+		{Name: "v", Models: 24, Short: 8, Options: randmodel.Options{
+			Tricky: true, AxisOnly: true, MaxDepth: 10, Trees: 12, Float32Sum: true}},
 	},
 	LiteralModel: literalModel,
 	Cases:        ownCases,

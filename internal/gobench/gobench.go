@@ -12,6 +12,7 @@ import (
 	"regexp"
 	goruntime "runtime"
 	"strconv"
+	"strings"
 	"text/template"
 	"time"
 
@@ -30,6 +31,10 @@ type Options struct {
 	Count int
 	// Go is the go command (default "go" from PATH).
 	Go string
+	// SIMD builds the benchmark with GOEXPERIMENT=simd, which takes the
+	// vector file of a generated package (vector.go) on amd64. Without it,
+	// the go command gets the environment as it is, GOEXPERIMENT included.
+	SIMD bool
 }
 
 // Result is what the benchmarks of a package measured.
@@ -47,6 +52,11 @@ type Result struct {
 	// Build is the time "go test -c" took to build the package and its
 	// benchmark.
 	Build time.Duration
+	// Instructions names the instructions with which PredictBatch scored
+	// blocks of rows, as the package's BatchInstructions reports them:
+	// "AVX-512", "AVX2" or "portable" ("portable" too for a package without
+	// BatchInstructions).
+	Instructions string
 }
 
 // AllocsPerRow returns the heap allocations per call of Predict.
@@ -89,7 +99,7 @@ func Run(ctx context.Context, dir string, rows [][]float64, opts Options) (*Resu
 	if err := harness.CopyPackage(dir, pkgDir); err != nil {
 		return nil, err
 	}
-	bench, err := benchFile(pkg)
+	bench, err := benchFile(pkg, hasFunc(dir, "BatchInstructions"))
 	if err != nil {
 		return nil, err
 	}
@@ -120,6 +130,9 @@ func Run(ctx context.Context, dir string, rows [][]float64, opts Options) (*Resu
 	build := exec.CommandContext(ctx, gocmd, "test", "-c", "-vet=off", "-o", bin, "./"+pkg.Name)
 	build.Dir = tmp
 	build.Env = harness.GoEnv()
+	if opts.SIMD {
+		build.Env = append(build.Env, "GOEXPERIMENT="+withSIMD(os.Getenv("GOEXPERIMENT")))
+	}
 	if out, err := build.CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("building the benchmark of %s failed: %v\n%s", dir, err, out)
 	}
@@ -141,6 +154,10 @@ func Run(ctx context.Context, dir string, rows [][]float64, opts Options) (*Resu
 	if err != nil {
 		return nil, fmt.Errorf("benchmarking %s failed: %v\n%s", dir, err, out)
 	}
+	res.Instructions = "portable"
+	if m := instructionsRE.FindSubmatch(out); m != nil {
+		res.Instructions = string(m[1])
+	}
 	set, err := parse.ParseSet(bytes.NewReader(out))
 	if err != nil {
 		return nil, err
@@ -157,6 +174,37 @@ func Run(ctx context.Context, dir string, rows [][]float64, opts Options) (*Resu
 	res.NsPerRow, res.AllocsPerOp = one.NsPerOp/n, one.AllocsPerOp
 	res.NsPerRowBatch, res.AllocsPerOpBatch = batch.NsPerOp/n, batch.AllocsPerOp
 	return res, nil
+}
+
+// instructionsRE matches the line in which the benchmark reports the
+// instructions of PredictBatch.
+var instructionsRE = regexp.MustCompile(`(?m)^treegen-instructions: (.+)$`)
+
+// withSIMD returns the value of GOEXPERIMENT with simd added, if it is not
+// there.
+func withSIMD(exp string) string {
+	for _, e := range strings.Split(exp, ",") {
+		if e == "simd" {
+			return exp
+		}
+	}
+	if exp == "" {
+		return "simd"
+	}
+	return exp + ",simd"
+}
+
+// hasFunc reports whether a Go file of the package in dir declares the
+// function name.
+func hasFunc(dir, name string) bool {
+	files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err == nil && bytes.Contains(data, []byte("\nfunc "+name+"(")) {
+			return true
+		}
+	}
+	return false
 }
 
 // modulePath is the path of the temporary module.
@@ -213,18 +261,19 @@ func encodeRows(rows [][]float64) ([]byte, error) {
 }
 
 // benchFile returns the source of bench_test.go for pkg.
-func benchFile(pkg *harness.Package) ([]byte, error) {
+func benchFile(pkg *harness.Package, instructions bool) ([]byte, error) {
 	float := "float64"
 	if pkg.Precision.Is32() {
 		float = "float32"
 	}
 	var buf bytes.Buffer
-	err := benchTemplate.Execute(&buf, map[string]string{
-		"Pkg":    pkg.Name,
-		"Import": modulePath + "/" + pkg.Name,
-		"Float":  float,
-		"OneRow": OneRow,
-		"Batch":  Batch,
+	err := benchTemplate.Execute(&buf, map[string]any{
+		"Instructions": instructions,
+		"Pkg":          pkg.Name,
+		"Import":       modulePath + "/" + pkg.Name,
+		"Float":        float,
+		"OneRow":       OneRow,
+		"Batch":        Batch,
 	})
 	return buf.Bytes(), err
 }
@@ -235,13 +284,19 @@ package {{.Pkg}}_test
 
 import (
 	"encoding/binary"
+{{- if .Instructions}}
+	"fmt"
+{{- end}}
 	"math"
 	"os"
 	"testing"
 
 	gen "{{.Import}}"
 )
-
+{{if .Instructions}}
+// init reports the instructions of PredictBatch, which treegen bench reads.
+func init() { fmt.Println("treegen-instructions:", gen.BatchInstructions()) }
+{{end}}
 var sink {{.Float}}
 
 // loadRows reads testdata/rows.bin, rows of gen.NumFeatures values stored as

@@ -29,12 +29,19 @@ const maxVectorDepth = 10
 // than eight (docs/PERFORMANCE.md).
 const vectorLevels = 6
 
+// minVectorTrees is the fewest trees of a model that gets a vector file.
+// Below it, copying a block of rows into feature-major order costs about as
+// much as walking the trees, and a few trees are fast one row at a time
+// (a CART tree with ifelse: a few ns per row); the file would add some 100
+// KB of source for nothing.
+const minVectorTrees = 8
+
 // Vectorizable reports whether the vector file can score the model of g:
-// blocks are enabled (emit.Gen.BatchEnabled), and every tree is hard, not
-// latent, made of axis splits and constant leaves only, and at most
-// maxVectorDepth deep.
+// blocks are enabled (emit.Gen.BatchEnabled), the model has at least
+// minVectorTrees trees, and every tree is hard, not latent, made of axis
+// splits and constant leaves only, and at most maxVectorDepth deep.
 func Vectorizable(g *emit.Gen) bool {
-	if !g.BatchEnabled() {
+	if !g.BatchEnabled() || len(g.Model.Trees) < minVectorTrees {
 		return false
 	}
 	for i := range g.Model.Trees {
@@ -99,7 +106,7 @@ type vecRun struct {
 // Vector returns the declarations of the vector file of the model of g
 // (see emit.Vectorizer), or none when Vectorizable says no.
 func Vector(g *emit.Gen) []jen.Code {
-	if !Vectorizable(g) || len(g.Model.Trees) == 0 {
+	if !Vectorizable(g) {
 		return nil
 	}
 	v := &vecGen{g: g, cbits: 64, depths: map[int]bool{}, tails: map[int]bool{}}
