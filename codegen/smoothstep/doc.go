@@ -163,6 +163,24 @@
 // some features have no filter: on sparse TEL trees it cost more than it
 // saved (they ran 1.3 to 1.9 times slower with it).
 //
+// # Vector blocks
+//
+// Built with GOEXPERIMENT=simd on amd64, a package whose trees include a
+// level group gets a vector file that PredictBatch uses for its blocks of
+// 64 rows, NaN included: the level groups are evaluated with AVX-512 (or
+// AVX2) vectors whose lanes are rows (8 or 4 float64 rows, 16 or 8 float32
+// rows), tree by tree and level by level over the nodes that some row of
+// the lanes reaches; the other trees are scored row by row, in tree order.
+// Every lane does the interpreter's operations for its row, in its order
+// (separate multiplications and additions, the smooth-step clipped by
+// comparison masks), so the results are the same bits (vector.go says why
+// the nodes that a lane's row does not reach change nothing).
+// BatchInstructions names the instructions used. On a TEL-like model of
+// 10 trees of 20 dense features, the float32 blocks ran 1.3 to 1.6 times
+// faster than the portable code; the float64 blocks ran as fast at depth
+// 4 and slower at depth 8, where the 8 rows of a vector reach about 140
+// nodes per tree between them (docs/SMOOTHSTEP.md).
+//
 // # Pruning
 //
 // The backend's own option [Options].Prune (passed as

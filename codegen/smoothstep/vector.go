@@ -387,18 +387,21 @@ func vlvStep(g *emit.Gen, v vecISA, l *lvLayout) []jen.Code {
 // vlvInnerLevels returns the loop over the internal levels but the last:
 // the children of the frontier that some lane reaches with a probability
 // other than 0 (> 0, as probabilities are >= +0) make the next frontier.
+// A child is appended without a branch: written, and the length of the
+// next frontier advanced by 1 only if a lane reaches it.
 func vlvInnerLevels(g *emit.Gen, v vecISA, l *lvLayout) jen.Code {
-	push := func(prob string, child jen.Code) jen.Code {
-		return jen.If(jen.Id(prob).Dot("Greater").Call(jen.Id("zero")).Dot("ToBits").Call().Op("!=").Lit(0)).Block(
+	push := func(prob string, child jen.Code) []jen.Code {
+		b := jen.Id("b")
+		return []jen.Code{
 			jen.Id("nr").Index(jen.Id("k")).Op("=").Add(child),
 			jen.Id(prob).Dot("Store").Call(jen.Op("&").Id("np").Index(jen.Id("k"))),
-			jen.Id("k").Op("++"),
-		)
+			b.Clone().Op("=").Int32().Call(jen.Id(prob).Dot("Greater").Call(jen.Id("zero")).Dot("ToBits").Call()),
+			jen.Id("k").Op("+=").Int().Call(jen.Parens(b.Clone().Op("|").Op("-").Add(b.Clone())).Op(">>").Lit(31).Op("&").Lit(1)),
+		}
 	}
-	then := []jen.Code{
-		push("l", jen.Lit(2).Op("*").Id("i")),
-		push("rp", jen.Lit(2).Op("*").Id("i").Op("+").Lit(1)),
-	}
+	then := []jen.Code{jen.Var().Id("b").Int32()}
+	then = append(then, push("l", jen.Lit(2).Op("*").Id("i"))...)
+	then = append(then, push("rp", jen.Lit(2).Op("*").Id("i").Op("+").Lit(1))...)
 	L := jen.Id("L")
 	return jen.For(L.Clone().Op(":=").Lit(0), L.Clone().Op("<").Lit(l.D-1), L.Clone().Op("++")).Block(
 		vlvLevel(l, L.Clone),
