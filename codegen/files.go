@@ -119,6 +119,10 @@ func layout(g *emit.Gen, units []emit.Unit, vector []jen.Code, spec emit.MainSpe
 			return nil, err
 		}
 		files = append(files, File{Name: emit.VectorFileName, Data: data})
+		if data, err = emit.Render(emit.NoVectorFileName, emit.NoVectorFile(g, spec.Package, spec.Header)); err != nil {
+			return nil, err
+		}
+		files = append(files, File{Name: emit.NoVectorFileName, Data: data})
 		spec.Vector = true
 	}
 	data, err := emit.Render(MainFile, emit.MainFile(g, spec))

@@ -1,7 +1,10 @@
 package ifelse
 
 import (
+	"github.com/dave/jennifer/jen"
+
 	"github.com/treegen/treegen/codegen/internal/emit"
+	"github.com/treegen/treegen/codegen/internal/perfect"
 	"github.com/treegen/treegen/ir"
 )
 
@@ -28,6 +31,11 @@ func (Backend) Check(m *ir.Model) error { return Check(m) }
 // Suited reports whether the backend is meant for m: every model it
 // compiles.
 func (Backend) Suited(m *ir.Model) bool { return Check(m) == nil }
+
+// Vector returns the declarations of the package's vector file, which
+// scores blocks of rows with SIMD instructions when the model's trees are
+// axis-aligned and pad cheaply into perfect trees (see package perfect).
+func (Backend) Vector(g *emit.Gen, _ emit.Options) ([]jen.Code, error) { return perfect.Vector(g), nil }
 
 // NewOptions returns the backend's options: it has none.
 func (Backend) NewOptions() emit.Options { return emit.NoOptions{} }

@@ -100,6 +100,11 @@ func (Backend) Check(m *ir.Model) error { return Check(m) }
 // compiles.
 func (Backend) Suited(m *ir.Model) bool { return Check(m) == nil }
 
+// Vector returns the declarations of the package's vector file, which
+// scores blocks of rows with SIMD instructions when the model's trees are
+// axis-aligned and pad cheaply into perfect trees (see package perfect).
+func (Backend) Vector(g *emit.Gen, _ emit.Options) ([]jen.Code, error) { return perfect.Vector(g), nil }
+
 // NewOptions returns the backend's options: it has none.
 func (Backend) NewOptions() emit.Options { return emit.NoOptions{} }
 

@@ -87,7 +87,8 @@ func (v vecISA) load(e jen.Code) *jen.Statement {
 func vectorizable(l *lvLayout) bool { return l != nil && l.D <= vlvMaxDepth && l.regs }
 
 // Vector returns the declarations of the vector file: the init function
-// that picks AVX-512 or AVX2, and for each a vectorBlock function and the
+// that sets vectorISA to AVX-512 or AVX2, vectorBlock, which runs the code
+// of the one it names, and for each a function that scores a block and the
 // functions of the level groups it evaluates. It returns none for a model
 // without a level group that it can evaluate, for one whose rows exceed the
 // size of a block (emit.Gen.BatchEnabled), and for a float64 package that
@@ -109,7 +110,7 @@ func (Backend) Vector(g *emit.Gen, opts emit.Options) ([]jen.Code, error) {
 		return nil, nil
 	}
 	isas := vecISAs(g)
-	decls := []jen.Code{genVectorInit(isas)}
+	decls := genVectorInit(g, isas)
 	for _, v := range isas {
 		decls = append(decls, genVectorBlock(g, v, units, layouts))
 		for _, l := range layouts {
@@ -121,17 +122,27 @@ func (Backend) Vector(g *emit.Gen, opts emit.Options) ([]jen.Code, error) {
 	return decls, nil
 }
 
-// genVectorInit declares the init function that sets vectorBlock and
-// vectorISA to the first of isas that the processor has.
-func genVectorInit(isas []vecISA) jen.Code {
+// genVectorInit declares the init function that sets vectorISA to the
+// first of isas that the processor has, and vectorBlock, which calls the
+// block function of the one that vectorISA names.
+func genVectorInit(g *emit.Gen, isas []vecISA) []jen.Code {
 	var cases []jen.Code
 	for _, v := range isas {
 		cases = append(cases, jen.Case(jen.Qual("simd/archsimd", "X86").Dot(v.feature).Call()).Block(
-			jen.List(jen.Id("vectorBlock"), jen.Id("vectorISA")).Op("=").List(jen.Id("vectorBlock"+v.id), jen.Lit(v.name)),
+			jen.Id("vectorISA").Op("=").Lit(v.name),
 		))
 	}
-	return emit.Doc("init sets vectorBlock to the code of the best instructions that the processor has.").Line().
-		Func().Id("init").Params().Block(jen.Switch().Block(cases...))
+	x, a := jen.Id("x"), jen.Id("a")
+	wide, narrow := isas[0], isas[1]
+	return []jen.Code{
+		emit.Doc("init sets vectorISA to the widest instructions the processor has that vectorBlock has code for.").Line().
+			Func().Id("init").Params().Block(jen.Switch().Block(cases...)),
+		g.VectorFunc(jen.If(jen.Id("vectorISA").Op("==").Lit(wide.name)).Block(
+			jen.Id("vectorBlock"+wide.id).Call(x.Clone(), a.Clone()),
+		).Else().Block(
+			jen.Id("vectorBlock"+narrow.id).Call(x, a),
+		)),
+	}
 }
 
 // xtType returns the type of the transposed block of rows that the
@@ -185,7 +196,7 @@ func genVectorBlock(g *emit.Gen, v vecISA, units []emit.Unit, layouts []*lvLayou
 		"row by row in a, in tree order, with %s instructions: the level groups %d rows at a time, one in each lane of a vector, "+
 		"the other trees row by row.", v.id, v.name, v.lanes)).Line().
 		Func().Id("vectorBlock"+v.id).Params(
-		jen.Id("x").Add(block("NumFeatures", g.Float())),
+		jen.Id("x").Add(block("NumFeatures", g.VectorInput())),
 		jen.Id("a").Add(block("NumOutputs", g.Float())),
 	).Block(body...)
 }

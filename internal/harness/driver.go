@@ -267,6 +267,19 @@ func check[F float](p *pkg[F], xs, preds []F, w *bufio.Writer) {
 	if err := p.batch(xs, got); err != nil || !same(got, preds) {
 		problem("PredictBatch differs from Predict (error %v)", err)
 	}
+	// The rows as they are, NaN included, repeated into several blocks:
+	// PredictBatch may score blocks with NaN together (the vector code).
+	if len(xs) > 0 {
+		var many, want []F
+		for len(many) < 150*p.nf {
+			many = append(many, xs...)
+			want = append(want, preds...)
+		}
+		got := make([]F, len(want))
+		if err := p.batch(many, got); err != nil || !same(got, want) {
+			problem("PredictBatch differs from Predict on %d rows, NaN included (error %v)", len(many)/p.nf, err)
+		}
+	}
 	// Rows without NaN, several blocks of them: PredictBatch may score
 	// blocks of rows together.
 	if len(xs) > 0 {

@@ -128,12 +128,11 @@ type Vectorizer interface {
 	// compiled with opts, or none when the backend does not vectorise this
 	// model. They must include an init function that sets
 	//
-	//	vectorBlock func(x *[batchRows * NumFeatures]V, a *[batchRows * NumOutputs]F)
-	//	vectorISA   string
+	//	vectorISA string
 	//
-	// (V is Gen.VectorInput) when the processor has the instructions the
-	// code needs, to a function that does for every row of x what the
-	// units' Calls do for one, bit for bit, NaN values included, and to the
-	// name of the instructions ("AVX-512", "AVX2").
+	// to the name of the instructions the code uses ("AVX-512", "AVX2")
+	// when the processor has them, and the function vectorBlock
+	// (Gen.VectorFunc) that does for every row of a block what the units'
+	// Calls do for one, bit for bit, NaN values included.
 	Vector(g *Gen, opts Options) ([]jen.Code, error)
 }

@@ -67,8 +67,12 @@ func (g *Gen) batchFunc(name string, calls []jen.Code) jen.Code {
 
 // VectorFileName is the name of the vector file of a generated package: the
 // code built only with GOEXPERIMENT=simd on amd64 that scores blocks of rows
-// with SIMD instructions.
-const VectorFileName = "vector.go"
+// with SIMD instructions. NoVectorFileName is the file that stands in for it
+// in other builds.
+const (
+	VectorFileName   = "vector.go"
+	NoVectorFileName = "novector.go"
+)
 
 // VectorBuild is the build constraint of the vector file.
 const VectorBuild = "goexperiment.simd && amd64"
@@ -88,30 +92,56 @@ func (g *Gen) genBlockBatch(f *jen.File, batchFuncs []string, vector bool) {
 	g.genPredictBlock(f, batchFuncs, vector)
 }
 
-// genVectorHooks declares vectorBlock and vectorISA, which the vector file
-// sets, and BatchInstructions, which reports them.
+// genVectorHooks declares vectorISA, which the vector file sets, and
+// BatchInstructions, which reports it.
 func (g *Gen) genVectorHooks(f *jen.File) {
-	f.Add(Doc("vectorBlock, if not nil, adds the values of all the trees to the accumulators of the batchRows rows "+
-		"of x, row by row in a, in tree order, as the other functions would, bit for bit. "+
-		"The init function of "+VectorFileName+", which builds only with GOEXPERIMENT=simd on amd64, "+
-		"sets it when the processor has AVX2 or AVX-512.",
-		"vectorISA names the instructions it uses."))
-	f.Var().Defs(
-		jen.Id("vectorBlock").Func().Params(
-			jen.Id("x").Add(blockType("NumFeatures", g.vectorInput())),
-			jen.Id("a").Add(blockType("NumOutputs", g.Float())),
-		),
-		jen.Id("vectorISA").String(),
-	)
+	f.Add(Doc("vectorISA names the instructions of vectorBlock, which scores blocks of rows with SIMD instructions: " +
+		"the init function of " + VectorFileName + ", which builds only with GOEXPERIMENT=simd on amd64, " +
+		"sets it when the processor has AVX2 or AVX-512. It stays \"\" otherwise, and PredictBatch then " +
+		"does not call vectorBlock."))
+	f.Var().Id("vectorISA").String()
 	f.Line()
 	f.Add(Doc("BatchInstructions names the instructions with which PredictBatch scores blocks of rows: " +
 		"\"AVX-512\" or \"AVX2\" when the package is built with GOEXPERIMENT=simd on amd64 " +
 		"and the processor has them, else \"portable\"."))
 	f.Func().Id("BatchInstructions").Params().String().Block(
-		jen.If(jen.Id("vectorBlock").Op("==").Nil()).Block(jen.Return(jen.Lit("portable"))),
+		jen.If(jen.Id("vectorISA").Op("==").Lit("")).Block(jen.Return(jen.Lit("portable"))),
 		jen.Return(jen.Id("vectorISA")),
 	)
 	f.Line()
+}
+
+// NoVectorFile returns the file that stands in for the vector file in the
+// builds that do not have it: an empty vectorBlock, which PredictBatch
+// never calls there (vectorISA stays "").
+func NoVectorFile(g *Gen, pkg string, header []string) *jen.File {
+	f := jen.NewFile(pkg)
+	for _, l := range header {
+		f.HeaderComment(l)
+	}
+	f.HeaderComment("")
+	f.HeaderComment("//go:build !(" + VectorBuild + ")")
+	f.Add(Doc("vectorBlock stands in for the SIMD code of " + VectorFileName + ", which this build does not have " +
+		"(it needs GOEXPERIMENT=simd on amd64): vectorISA stays \"\", and PredictBatch never calls it."))
+	f.Func().Id("vectorBlock").Params(g.vectorParams()...).Block()
+	return f
+}
+
+// vectorParams returns the parameters of vectorBlock.
+func (g *Gen) vectorParams() []jen.Code {
+	return []jen.Code{
+		jen.Id("x").Add(blockType("NumFeatures", g.vectorInput())),
+		jen.Id("a").Add(blockType("NumOutputs", g.Float())),
+	}
+}
+
+// VectorFunc returns the declaration of vectorBlock in the vector file,
+// with the body body.
+func (g *Gen) VectorFunc(body ...jen.Code) jen.Code {
+	return Doc("vectorBlock adds the values of all the trees to the accumulators of the batchRows rows " +
+		"of x, row by row in a, in tree order, with the instructions that vectorISA names: " +
+		"as the other code does, bit for bit, missing (NaN) values included.").Line().
+		Func().Id("vectorBlock").Params(g.vectorParams()...).Block(body...)
 }
 
 // VectorInput returns the type of the values that vectorBlock reads: the
@@ -195,7 +225,7 @@ func (g *Gen) genPredictBlock(f *jen.File, batchFuncs []string, vector bool) {
 	r := jen.Id("r")
 	var body []jen.Code
 	if vector {
-		body = append(body, jen.If(jen.Id("vectorBlock").Op("!=").Nil()).Block(g.vectorBlockCall()...))
+		body = append(body, jen.If(jen.Id("vectorISA").Op("!=").Lit("")).Block(g.vectorBlockCall()...))
 	}
 	if len(batchFuncs) == 0 {
 		body = append(body, jen.Return(jen.False()))
@@ -215,11 +245,11 @@ func (g *Gen) genPredictBlock(f *jen.File, batchFuncs []string, vector bool) {
 		"if a row has a missing (NaN) value."
 	if len(batchFuncs) == 0 {
 		doc = "predictBlock writes the predictions of the batchRows rows of x into out with vectorBlock " +
-			"and returns true; it returns false, having written nothing, when there is no vectorBlock."
+			"and returns true; it returns false, having written nothing, when this build has no vectorBlock."
 	} else if vector {
 		doc = "predictBlock writes the predictions of the batchRows rows of x into out, " +
 			"scoring the rows together, and returns true; it returns false, having written nothing, " +
-			"if there is no vectorBlock and a row has a missing (NaN) value."
+			"if this build has no vectorBlock and a row has a missing (NaN) value."
 	}
 	f.Add(Doc(doc))
 	f.Func().Id("predictBlock").Params(

@@ -97,6 +97,7 @@ func VectorFile(pkg string, header []string, decls []jen.Code) *jen.File {
 	}
 	f.HeaderComment("")
 	f.HeaderComment("//go:build " + VectorBuild)
+	f.ImportName("simd/archsimd", "archsimd")
 	for _, d := range decls {
 		f.Add(d)
 		f.Line()

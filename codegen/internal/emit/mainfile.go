@@ -32,8 +32,8 @@ type MainSpec struct {
 	Readout []jen.Code
 	// Vector says that the package has a vector file ([VectorFileName]),
 	// built only with GOEXPERIMENT=simd on amd64, whose init may set
-	// vectorBlock and vectorISA: PredictBatch then scores every full block
-	// of rows with vectorBlock.
+	// vectorISA: PredictBatch then scores every full block of rows with its
+	// vectorBlock.
 	Vector bool
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/build"
+	"go/build/constraint"
 	"go/importer"
 	"go/parser"
 	"go/token"
@@ -11,6 +12,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/treegen/treegen/codegen"
@@ -55,8 +57,8 @@ func CheckLiterals(files []codegen.File, m *ir.Model, prec codegen.Precision, ex
 	fset := token.NewFileSet()
 	var parsed []*ast.File
 	for _, f := range files {
-		if f.Name == emit.VectorFileName && !VectorBuilt() {
-			continue // it imports simd/archsimd, which only the experiment has
+		if !builds(f.Data) {
+			continue
 		}
 		af, err := parser.ParseFile(fset, f.Name, f.Data, parser.ParseComments)
 		if err != nil {
@@ -163,37 +165,78 @@ func CheckLiterals(files []codegen.File, m *ir.Model, prec codegen.Precision, ex
 // allowedImports are the only packages generated code may import.
 var allowedImports = map[string]bool{"math": true, "math/bits": true, "errors": true}
 
-// vectorImport is the package that the vector file may import besides
-// allowedImports.
+// vectorImport is the one more package that the vector file may import.
 const vectorImport = "simd/archsimd"
 
 // VectorBuilt reports whether the go command run by this process builds
 // the vector files of generated packages (emit.VectorBuild): on amd64 with
 // GOEXPERIMENT=simd in the environment.
 func VectorBuilt() bool {
-	return build.Default.GOARCH == "amd64" && slices.Contains(build.Default.ToolTags, "goexperiment.simd")
+	return builds([]byte("//go:build " + emit.VectorBuild + "\n\npackage p\n"))
 }
 
 // CheckImports checks that the generated files import nothing but math,
-// math/bits and errors (and simd/archsimd in the vector file, under its own
-// name), and that each file's imports are used (go vet and the compiler
-// check the latter too; this names the file).
+// math/bits and errors (and simd/archsimd in the vector file, which then
+// has the vector build constraint), and that each file's imports are used
+// (go vet and the compiler check the latter too; this names the file).
 func CheckImports(files []codegen.File) error {
 	for _, f := range files {
-		af, err := parser.ParseFile(token.NewFileSet(), f.Name, f.Data, parser.ImportsOnly)
+		af, err := parser.ParseFile(token.NewFileSet(), f.Name, f.Data, parser.ImportsOnly|parser.ParseComments)
 		if err != nil {
 			return err
 		}
+		vector := f.Name == emit.VectorFileName
+		want := ""
+		switch f.Name {
+		case emit.VectorFileName:
+			want = emit.VectorBuild
+		case emit.NoVectorFileName:
+			want = "!(" + emit.VectorBuild + ")"
+		}
+		if got := buildConstraint(f.Data); got != want {
+			return fmt.Errorf("%s has the build constraint %q, want %q", f.Name, got, want)
+		}
 		for _, imp := range af.Imports {
 			path, _ := strconv.Unquote(imp.Path.Value)
-			vector := f.Name == emit.VectorFileName && path == vectorImport
-			if !allowedImports[path] && !vector {
+			if !allowedImports[path] && !(vector && path == vectorImport) {
 				return fmt.Errorf("%s imports %q", f.Name, path)
 			}
-			if imp.Name != nil && !(vector && imp.Name.Name == "archsimd") {
+			if imp.Name != nil {
 				return fmt.Errorf("%s renames the import of %q", f.Name, path)
 			}
 		}
 	}
 	return nil
+}
+
+// buildConstraint returns the expression of the //go:build line of a Go
+// file, or "".
+func buildConstraint(src []byte) string {
+	for _, line := range strings.Split(string(src), "\n") {
+		if strings.HasPrefix(line, "package ") {
+			break
+		}
+		if constraint.IsGoBuild(line) {
+			return strings.TrimSpace(strings.TrimPrefix(line, "//go:build"))
+		}
+	}
+	return ""
+}
+
+// builds reports whether a Go file builds in the configuration of this
+// process: its build constraint, if any, holds for GOOS, GOARCH and the
+// go command's tags (goexperiment.simd with GOEXPERIMENT=simd).
+func builds(src []byte) bool {
+	expr := buildConstraint(src)
+	if expr == "" {
+		return true
+	}
+	x, err := constraint.Parse("//go:build " + expr)
+	if err != nil {
+		return true // the type-check then reports the file
+	}
+	ctx := build.Default
+	return x.Eval(func(tag string) bool {
+		return tag == ctx.GOOS || tag == ctx.GOARCH || slices.Contains(ctx.ToolTags, tag) || slices.Contains(ctx.ReleaseTags, tag)
+	})
 }

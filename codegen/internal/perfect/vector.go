@@ -1,0 +1,644 @@
+package perfect
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/treegen/treegen/codegen/internal/emit"
+	"github.com/treegen/treegen/ir"
+)
+
+// simd is the import path of Go's SIMD package.
+const simd = "simd/archsimd"
+
+// maxVectorDepth bounds the trees of a model that the vector file scores.
+// Unlike the scalar block walk (Batchable), it takes trees that pad into
+// many more leaves than they have: its cost grows with the splits of the
+// top levels, which padding does not add to, and with the depth below.
+const maxVectorDepth = 10
+
+// vectorLevels is the number of levels of a tree that the vector walk
+// evaluates for 64 rows at once, every split of those levels compared with
+// all the rows; a deeper tree's lower levels are walked row by row. Every
+// split of a level costs the same whether the rows reach it or not, so the
+// vector walk pays for 2^k - 1 splits where a row visits k: measured on
+// this project's reference machine, six levels (63 splits) for 64 rows
+// cost less than six scalar steps per row, eight levels (255 splits) more
+// than eight (docs/PERFORMANCE.md).
+const vectorLevels = 6
+
+// Vectorizable reports whether the vector file can score the model of g:
+// blocks are enabled (emit.Gen.BatchEnabled), and every tree is hard, not
+// latent, made of axis splits and constant leaves only, and at most
+// maxVectorDepth deep.
+func Vectorizable(g *emit.Gen) bool {
+	if !g.BatchEnabled() {
+		return false
+	}
+	for i := range g.Model.Trees {
+		t := &g.Model.Trees[i]
+		if t.Latent || t.Depth() > maxVectorDepth {
+			return false
+		}
+		for j := range t.Nodes {
+			if k := t.Nodes[j].Kind; k != ir.Axis && k != ir.Leaf {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// isa is an instruction set that the vector file has code for.
+type isa struct {
+	name  string // as vectorISA reports it
+	check string // the archsimd.X86 method that says the processor has it
+	sfx   string // the suffix of the names of its functions
+	bits  int    // the width of its vectors
+}
+
+// isas are the instruction sets of the vector file, in order of preference.
+var isas = []isa{
+	{name: "AVX-512", check: "AVX512", sfx: "512", bits: 512},
+	{name: "AVX2", check: "AVX2", sfx: "256", bits: 256},
+}
+
+// lanes returns the number of values of c (32 or 64 bits) in a vector.
+func (s isa) lanes(c int) int { return s.bits / c }
+
+// vecType returns the archsimd type of a vector of values of c bits.
+func (s isa) vecType(c int) string {
+	return "Float" + strconv.Itoa(c) + "x" + strconv.Itoa(s.lanes(c))
+}
+
+// vecGen holds what the vector file's generator needs about the model.
+type vecGen struct {
+	g      *emit.Gen
+	cbits  int // the bits of the compared values: 32 or 64
+	runs   []*vecRun
+	depths map[int]bool // the walk depths (min(depth, vectorLevels)) that occur
+	tails  map[int]bool // the depths deeper than vectorLevels that occur
+}
+
+// vecRun is a run of consecutive trees of one depth, all writing every
+// output or all writing one, laid out for the vector walk.
+type vecRun struct {
+	from, to int
+	d        int  // their depth
+	w        int  // the values of a leaf
+	vector   bool // the trees write every output
+	sameOut  bool // single-output trees that all write the same output
+	outs     []int
+	nodes    []jen.Code // per tree 2^d entries (the last unused), vNode literals
+	vals     []jen.Code // per tree 2^d leaves of w values, then zeros up to stride
+	stride   int        // the entries of vals per tree
+}
+
+// Vector returns the declarations of the vector file of the model of g
+// (see emit.Vectorizer), or none when Vectorizable says no.
+func Vector(g *emit.Gen) []jen.Code {
+	if !Vectorizable(g) || len(g.Model.Trees) == 0 {
+		return nil
+	}
+	v := &vecGen{g: g, cbits: 64, depths: map[int]bool{}, tails: map[int]bool{}}
+	if emit.Cmp32(g) {
+		v.cbits = 32
+	}
+	m := g.Model
+	for start := 0; start < len(m.Trees); {
+		d := m.Trees[start].Depth()
+		all := m.Trees[start].Output == ir.AllOutputs
+		end := start + 1
+		for end < len(m.Trees) && m.Trees[end].Depth() == d && (m.Trees[end].Output == ir.AllOutputs) == all {
+			end++
+		}
+		v.runs = append(v.runs, v.layRun(start, end))
+		v.depths[min(d, vectorLevels)] = true
+		if d > vectorLevels {
+			v.tails[d] = true
+		}
+		start = end
+	}
+	decls := append(v.genInit(), v.genNodeType())
+	for i, r := range v.runs {
+		decls = append(decls, v.genRunTables(i, r)...)
+	}
+	decls = append(decls, v.genSpread())
+	for _, s := range isas {
+		decls = append(decls, v.genBlock(s), v.genLoad(s))
+		for k := 1; k <= vectorLevels; k++ {
+			if v.depths[k] {
+				decls = append(decls, v.genWalk(s, k, false), v.genWalk(s, k, true))
+			}
+		}
+	}
+	for k := 1; k <= vectorLevels; k++ {
+		if v.depths[k] {
+			decls = append(decls, v.genIndex(k))
+		}
+	}
+	for d := vectorLevels + 1; d <= maxVectorDepth; d++ {
+		if v.tails[d] {
+			decls = append(decls, v.genTail(d, false), v.genTail(d, true))
+		}
+	}
+	return decls
+}
+
+// layRun lays out trees [from, to) of one depth.
+func (v *vecGen) layRun(from, to int) *vecRun {
+	m := v.g.Model
+	r := &vecRun{from: from, to: to, d: m.Trees[from].Depth(), w: 1,
+		vector: m.Trees[from].Output == ir.AllOutputs, sameOut: true}
+	if r.vector {
+		r.w = m.NumOutputs
+	}
+	size := 1 << r.d
+	r.stride = size * r.w
+	if v.vectorLeaves(r) {
+		r.stride = max(r.stride, isas[0].lanes(v.cbits)) // a whole vector to permute
+	}
+	for i := from; i < to; i++ {
+		t := &m.Trees[i]
+		p := Pad(t, r.w, emit.Cmp32(v.g), true)
+		for j := 0; j < size; j++ {
+			f, thr, nan := 0, 0.0, 0
+			if j < len(p.Feat) {
+				f, thr = p.Feat[j], p.Thr[j]
+				if p.NaNRight[j] {
+					nan = 1
+				}
+			}
+			r.nodes = append(r.nodes, jen.Values(emit.ThrLit(v.g, thr), jen.Lit(f), jen.Lit(nan)))
+		}
+		for _, x := range p.Vals {
+			r.vals = append(r.vals, emit.ValLit(v.g, x))
+		}
+		for j := len(p.Vals); j < r.stride; j++ {
+			r.vals = append(r.vals, emit.ValLit(v.g, 0))
+		}
+		r.outs = append(r.outs, t.Output)
+		r.sameOut = r.sameOut && t.Output == m.Trees[from].Output
+	}
+	return r
+}
+
+// cType returns the type of the compared values.
+func (v *vecGen) cType() *jen.Statement {
+	if v.cbits == 32 {
+		return jen.Float32()
+	}
+	return jen.Float64()
+}
+
+// blkType returns the type of the transposed block: *[NumFeatures][batchRows]C.
+func (v *vecGen) blkType() *jen.Statement {
+	return jen.Op("*").Index(jen.Id("NumFeatures")).Index(jen.Id("batchRows")).Add(v.cType())
+}
+
+// genInit declares the init function that picks the code of the best
+// instruction set the processor has, and vectorBlock, which runs it.
+func (v *vecGen) genInit() []jen.Code {
+	var cases []jen.Code
+	for _, s := range isas {
+		cases = append(cases, jen.Case(jen.Qual(simd, "X86").Dot(s.check).Call()).Block(
+			jen.Id("vectorISA").Op("=").Lit(s.name),
+		))
+	}
+	x, a := jen.Id("x"), jen.Id("a")
+	return []jen.Code{
+		emit.Doc("init sets vectorISA to the widest instructions the processor has that vectorBlock has code for.").Line().
+			Func().Id("init").Params().Block(jen.Switch().Block(cases...)),
+		v.g.VectorFunc(jen.If(jen.Id("vectorISA").Op("==").Lit(isas[0].name)).Block(
+			jen.Id("vectorBlock"+isas[0].sfx).Call(x.Clone(), a.Clone()),
+		).Else().Block(
+			jen.Id("vectorBlock"+isas[1].sfx).Call(x, a),
+		)),
+	}
+}
+
+// genNodeType declares vNode.
+func (v *vecGen) genNodeType() jen.Code {
+	return emit.Doc("vNode is a split of a tree padded into a perfect tree: a row goes right iff its value of "+
+		"feature f is >= thr, or, for a missing (NaN) value, iff nan is 1.").Line().
+		Type().Id("vNode").Struct(
+		jen.Id("thr").Add(v.cType()),
+		jen.Id("f").Uint16(),
+		jen.Id("nan").Uint16(),
+	)
+}
+
+// genRunTables declares the tables of run i.
+func (v *vecGen) genRunTables(i int, r *vecRun) []jen.Code {
+	trees, size := emit.TreeRange(r.from, r.to-1), 1<<r.d
+	decls := []jen.Code{
+		emit.Table(fmt.Sprintf("vecN%d", i), fmt.Sprintf("holds the splits of %s padded into perfect trees of depth %d, "+
+			"%d per tree in heap order (the children of split j are 2j+1 and 2j+2; the last is unused).", trees, r.d, size),
+			jen.Id("vNode"), r.nodes),
+		emit.Table(fmt.Sprintf("vecV%d", i), fmt.Sprintf("holds the leaf values of the padded %s, %d leaves per tree, left to right.", trees, size),
+			emit.ValType(v.g), r.vals),
+	}
+	if !r.vector && !r.sameOut {
+		var outs []jen.Code
+		for _, o := range r.outs {
+			outs = append(outs, jen.Lit(o))
+		}
+		decls = append(decls, emit.Table(fmt.Sprintf("vecO%d", i), "holds the output that each tree of vecN"+strconv.Itoa(i)+" writes.", jen.Uint16(), outs))
+	}
+	return decls
+}
+
+// genSpread declares vecSpread, which spreads the 8 bits of a byte over the
+// 8 bytes of a word.
+func (v *vecGen) genSpread() jen.Code {
+	items := make([]jen.Code, 256)
+	for b := range items {
+		var w uint64
+		for i := 0; i < 8; i++ {
+			if b>>i&1 != 0 {
+				w |= 1 << (8 * i)
+			}
+		}
+		items[b] = jen.Id("0x" + strconv.FormatUint(w, 16))
+	}
+	return emit.Doc("vecSpread holds, for each byte b, the word whose byte i is bit i of b.").Line().
+		Var().Id("vecSpread").Op("=").Index(jen.Lit(256)).Uint64().Custom(jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}, items...)
+}
+
+// genBlock declares vectorBlock<isa>: it transposes the block, then walks
+// the runs of trees in order.
+func (v *vecGen) genBlock(s isa) jen.Code {
+	body := []jen.Code{
+		jen.Var().Id("blk").Index(jen.Id("NumFeatures")).Index(jen.Id("batchRows")).Add(v.cType()),
+		jen.Var().Id("nanb").Index(jen.Id("NumFeatures")).Uint64(),
+		jen.Id("nan").Op(":=").Id("vecLoad"+s.sfx).Call(jen.Id("x"), jen.Op("&").Id("blk"), jen.Op("&").Id("nanb")),
+	}
+	walks, index := false, false
+	for i, r := range v.runs {
+		body = append(body, v.runLoop(s, i, r))
+		walks = walks || r.d > 0
+		index = index || s != isas[0] || !v.vectorLeaves(r)
+	}
+	if index {
+		body = append(body[:3:3], append([]jen.Code{jen.Var().Id("ix").Index(jen.Id("batchRows")).Uint32()}, body[3:]...)...)
+	}
+	if !walks {
+		body = append(body, jen.Id("_").Op("=").Id("nan"))
+	}
+	return emit.Doc("vectorBlock"+s.sfx+" is vectorBlock with "+s.name+" instructions.").Line().
+		Func().Id("vectorBlock"+s.sfx).Params(
+		jen.Id("x").Op("*").Index(jen.Id("batchRows").Op("*").Id("NumFeatures")).Add(v.g.VectorInput()),
+		jen.Id("a").Op("*").Index(jen.Id("batchRows").Op("*").Id("NumOutputs")).Add(v.g.Float()),
+	).Block(body...)
+}
+
+// runLoop returns the loop over the trees of run i: each tree's top levels
+// walked by vecWalk, its lower ones by vecTail, then its leaf values added.
+func (v *vecGen) runLoop(s isa, i int, r *vecRun) jen.Code {
+	size, k := 1<<r.d, min(r.d, vectorLevels)
+	t := jen.Id("t")
+	nodes := jen.Id("nd").Op(":=").Parens(jen.Op("*").Index(jen.Lit(size)).Id("vNode")).
+		Call(jen.Id(fmt.Sprintf("vecN%d", i)).Index(t.Clone().Op("*").Lit(size).Op(":")))
+	vals := jen.Id("val").Op(":=").Parens(jen.Op("*").Index(jen.Lit(r.stride)).Add(emit.ValType(v.g))).
+		Call(jen.Id(fmt.Sprintf("vecV%d", i)).Index(t.Clone().Op("*").Lit(r.stride).Op(":")))
+	body := []jen.Code{nodes}
+	if k == 0 {
+		body = append(body, jen.Id("ix").Op("=").Index(jen.Id("batchRows")).Uint32().Values())
+	} else {
+		var bs []jen.Code
+		for l := 0; l < k; l++ {
+			bs = append(bs, jen.Id("b"+strconv.Itoa(l)))
+		}
+		top := jen.Id("nd")
+		if k < r.d {
+			top = jen.Parens(jen.Op("*").Index(jen.Lit(1 << k)).Id("vNode")).Call(jen.Id("nd").Index(jen.Op(":")))
+		}
+		body = append(body,
+			jen.Var().List(bs...).Uint64(),
+			jen.If(jen.Id("nan")).Block(
+				jen.List(bs...).Op("=").Id(walkName(s, k, true)).Call(jen.Op("&").Id("blk"), jen.Op("&").Id("nanb"), top.Clone()),
+			).Else().Block(
+				jen.List(bs...).Op("=").Id(walkName(s, k, false)).Call(jen.Op("&").Id("blk"), top),
+			),
+		)
+		if s == isas[0] && v.vectorLeaves(r) {
+			body = append(body, vals)
+			body = append(body, v.vectorLeafAdd(s, r)...)
+			return jen.Comment(emit.TreeRange(r.from, r.to-1)).Line().
+				Add(jen.For(t.Clone().Op(":=").Lit(0), t.Clone().Op("<").Lit(r.to-r.from), t.Clone().Op("++")).Block(body...))
+		}
+		body = append(body, jen.Id(fmt.Sprintf("vecIndex%d", k)).Call(append([]jen.Code{jen.Op("&").Id("ix")}, bs...)...))
+		if r.d > k {
+			tail := fmt.Sprintf("vecTail%d", r.d)
+			body = append(body, jen.If(jen.Id("nan")).Block(
+				jen.Id(tail+"NaN").Call(jen.Op("&").Id("blk"), jen.Op("&").Id("nanb"), jen.Id("nd"), jen.Op("&").Id("ix")),
+			).Else().Block(
+				jen.Id(tail).Call(jen.Op("&").Id("blk"), jen.Id("nd"), jen.Op("&").Id("ix")),
+			))
+		}
+	}
+	body = append(body, vals)
+	body = append(body, v.leafAdd(i, r)...)
+	return jen.Comment(emit.TreeRange(r.from, r.to-1)).Line().
+		Add(jen.For(t.Clone().Op(":=").Lit(0), t.Clone().Op("<").Lit(r.to-r.from), t.Clone().Op("++")).Block(body...))
+}
+
+// vectorLeaves reports whether the AVX-512 code of run r adds its leaf
+// values with vectors: single-output trees of a model of one output, no
+// deeper than the vector walk, with values of the type of the
+// accumulators (not Float32Sum) and compared in that type.
+func (v *vecGen) vectorLeaves(r *vecRun) bool {
+	g := v.g
+	return !r.vector && v.g.Model.NumOutputs == 1 && r.d >= 1 && r.d <= vectorLevels &&
+		!g.Sum32() && (v.cbits == 32) == g.Is32()
+}
+
+// vectorLeafAdd returns the statements that add the leaf values of the
+// tree of a walk (words b0, b1, ...) to the accumulators of the rows,
+// a vector of rows at a time: each lane's leaf index is made from the
+// words, and its value picked from the tree's leaves in registers with
+// permutes.
+func (v *vecGen) vectorLeafAdd(s isa, r *vecRun) []jen.Code {
+	lanes, vt := s.lanes(v.cbits), s.vecType(v.cbits)
+	it := fmt.Sprintf("Uint%dx%d", v.cbits, lanes) // the index vectors
+	mt := fmt.Sprintf("Mask%dx%d", v.cbits, lanes)
+	bitsType := jen.Uint16()
+	if lanes == 8 {
+		bitsType = jen.Uint8()
+	}
+	size := 1 << r.d
+	var stmts []jen.Code
+	for q := 0; q < emit.BatchRows/lanes; q++ {
+		mask := func(l int) *jen.Statement {
+			b := jen.Id("b" + strconv.Itoa(l))
+			if q > 0 {
+				b = b.Op(">>").Lit(q * lanes)
+			}
+			return jen.Qual(simd, mt+"FromBits").Call(bitsType.Clone().Call(b))
+		}
+		// idx: the leaf index of each lane, from the words of the levels.
+		idx := jen.Null()
+		for l := 0; l < r.d; l++ {
+			term := jen.Qual(simd, "Broadcast"+it).Call(jen.Lit(1 << (r.d - 1 - l))).Dot("Masked").Call(mask(l))
+			if l == 0 {
+				idx = term
+				continue
+			}
+			idx = idx.Dot("Or").Call(term)
+		}
+		load := func(from int) *jen.Statement {
+			return jen.Qual(simd, "Load"+vt).Call(jen.Parens(jen.Op("*").Index(jen.Lit(lanes)).Add(v.cType())).
+				Call(jen.Id("val").Index(jen.Lit(from).Op(":").Lit(from + lanes))))
+		}
+		// chunk c covers leaves [c*2*lanes, (c+1)*2*lanes); the levels above
+		// pick the chunk.
+		var pick func(from, n, l int) *jen.Statement
+		pick = func(from, n, l int) *jen.Statement {
+			switch {
+			case n <= lanes:
+				return load(from).Dot("Permute").Call(jen.Id("idx"))
+			case n == 2*lanes:
+				return load(from).Dot("ConcatPermute").Call(load(from+lanes), jen.Id("idx"))
+			}
+			lo, hi := pick(from, n/2, l+1), pick(from+n/2, n/2, l+1)
+			return hi.Dot("Merge").Call(lo, mask(l))
+		}
+		acc := jen.Parens(jen.Op("*").Index(jen.Lit(lanes)).Add(v.cType())).Call(jen.Id("a").Index(jen.Lit(q * lanes).Op(":").Lit((q + 1) * lanes)))
+		stmts = append(stmts, jen.Block(
+			jen.Id("idx").Op(":=").Add(idx),
+			jen.Id("p").Op(":=").Add(acc),
+			jen.Qual(simd, "Load"+vt).Call(jen.Id("p")).Dot("Add").Call(pick(0, size, 0)).Dot("Store").Call(jen.Id("p")),
+		))
+	}
+	return stmts
+}
+
+// leafAdd returns the statements that add the value of the leaf ix[r] of
+// the tree to the accumulators of every row r.
+func (v *vecGen) leafAdd(i int, r *vecRun) []jen.Code {
+	row, size := jen.Id("r"), 1<<r.d
+	leaf := jen.Id("l").Op(":=").Int().Call(jen.Id("ix").Index(row.Clone()).Op("&").Lit(size - 1))
+	var body []jen.Code
+	switch {
+	case r.vector:
+		k := jen.Id("k")
+		body = []jen.Code{leaf, jen.For(k.Clone().Op(":=").Lit(0), k.Clone().Op("<").Id("NumOutputs"), k.Clone().Op("++")).Block(
+			runAddValue(v.g, row.Clone().Op("*").Id("NumOutputs").Op("+").Id("k"), jen.Id("val").Index(jen.Id("l").Op("*").Id("NumOutputs").Op("+").Id("k"))),
+		)}
+	case r.sameOut:
+		idx := row.Clone().Op("*").Id("NumOutputs")
+		if o := r.outs[0]; o != 0 {
+			idx = idx.Op("+").Lit(o)
+		}
+		body = []jen.Code{leaf, runAddValue(v.g, idx, jen.Id("val").Index(jen.Id("l")))}
+	default:
+		out := jen.Int().Call(jen.Id(fmt.Sprintf("vecO%d", i)).Index(jen.Id("t")))
+		body = []jen.Code{leaf, runAddValue(v.g, row.Clone().Op("*").Id("NumOutputs").Op("+").Add(out), jen.Id("val").Index(jen.Id("l")))}
+	}
+	return []jen.Code{jen.For(row.Clone().Op(":=").Range().Id("ix")).Block(body...)}
+}
+
+// walkName returns the name of the walk of k levels for isa s.
+func walkName(s isa, k int, nan bool) string {
+	name := fmt.Sprintf("vecWalk%d_%s", k, s.sfx)
+	if nan {
+		name += "NaN"
+	}
+	return name
+}
+
+// genLoad declares vecLoad<isa>, which transposes a block of rows into blk,
+// feature by feature, sets nanb[f] to the rows whose value of f is NaN
+// (bit r for row r), and reports whether there is one.
+func (v *vecGen) genLoad(s isa) jen.Code {
+	r, f := jen.Id("r"), jen.Id("f")
+	colNaN := []jen.Code{jen.Id("col").Op(":=").Op("&").Id("blk").Index(f.Clone())}
+	colNaN = append(colNaN, v.maskWord(s, "w", func(load *jen.Statement) *jen.Statement { return load.Dot("IsNaN").Call() })...)
+	colNaN = append(colNaN, jen.Id("nanb").Index(f.Clone()).Op("=").Id("w"), jen.Id("all").Op("|=").Id("w"))
+	row := jen.Id("row").Op(":=").Parens(jen.Op("*").Index(jen.Id("NumFeatures")).Add(v.g.VectorInput())).
+		Call(jen.Id("x").Index(r.Clone().Op("*").Id("NumFeatures").Op(":")))
+	return emit.Doc("vecLoad"+s.sfx+" copies the rows of x into blk, feature by feature, sets bit r of nanb[f] "+
+		"when the value of feature f of row r is missing (NaN), and reports whether one is.").Line().
+		Func().Id("vecLoad"+s.sfx).Params(
+		jen.Id("x").Op("*").Index(jen.Id("batchRows").Op("*").Id("NumFeatures")).Add(v.g.VectorInput()),
+		jen.Id("blk").Add(v.blkType()),
+		jen.Id("nanb").Op("*").Index(jen.Id("NumFeatures")).Uint64(),
+	).Bool().Block(
+		jen.For(r.Clone().Op(":=").Lit(0), r.Clone().Op("<").Id("batchRows"), r.Clone().Op("++")).Block(
+			row,
+			jen.For(jen.List(f.Clone(), jen.Id("v")).Op(":=").Range().Id("row")).Block(
+				jen.Id("blk").Index(f.Clone()).Index(r.Clone()).Op("=").Id("v"),
+			),
+		),
+		jen.Var().Id("all").Uint64(),
+		jen.For(f.Clone().Op(":=").Range().Id("blk")).Block(colNaN...),
+		jen.Return(jen.Id("all").Op("!=").Lit(0)),
+	)
+}
+
+// maskWord returns the statements that set the word name (declaring it)
+// to the bits of the mask that test makes of each vector of the column col
+// of a block: bit r for row r.
+func (v *vecGen) maskWord(s isa, name string, test func(load *jen.Statement) *jen.Statement) []jen.Code {
+	lanes, vt := s.lanes(v.cbits), s.vecType(v.cbits)
+	var stmts []jen.Code
+	for q := 0; q < emit.BatchRows/lanes; q++ {
+		load := jen.Qual(simd, "Load"+vt).Call(jen.Parens(jen.Op("*").Index(jen.Lit(lanes)).Add(v.cType())).
+			Call(jen.Id("col").Index(jen.Lit(q * lanes).Op(":").Lit((q + 1) * lanes))))
+		bits := jen.Uint64().Call(test(load).Dot("ToBits").Call())
+		if q == 0 {
+			stmts = append(stmts, jen.Id(name).Op(":=").Add(bits))
+			continue
+		}
+		stmts = append(stmts, jen.Id(name).Op("|=").Add(bits).Op("<<").Lit(q*lanes))
+	}
+	return stmts
+}
+
+// genWalk declares the walk of the top k levels of a padded tree for the
+// 64 rows of a block: every split of those levels is compared with all the
+// rows, and the rows that reach it and go right are added to the level's
+// word. It returns, for each level l, the word b_l whose bit r says that
+// row r goes right at level l: the rows' paths.
+func (v *vecGen) genWalk(s isa, k int, nan bool) jen.Code {
+	var bs []jen.Code
+	for l := 0; l < k; l++ {
+		bs = append(bs, jen.Id("b"+strconv.Itoa(l)))
+	}
+	params := []jen.Code{jen.Id("blk").Add(v.blkType())}
+	if nan {
+		params = append(params, jen.Id("nanb").Op("*").Index(jen.Id("NumFeatures")).Uint64())
+	}
+	params = append(params, jen.Id("nd").Op("*").Index(jen.Lit(1<<k)).Id("vNode"))
+	doc := fmt.Sprintf("%s walks the top %d levels of the padded tree nd for the batchRows rows of blk with %s instructions "+
+		"and returns, for each level l, bl: bit r is set when row r goes right at level l.", walkName(s, k, nan), k, s.name)
+	if nan {
+		doc += " Missing (NaN) values, the bits of nanb, go where the splits say."
+	} else {
+		doc += " blk holds no missing (NaN) value."
+	}
+	return emit.Doc(doc).Line().Func().Id(walkName(s, k, nan)).Params(params...).Params(jen.List(bs...).Uint64()).
+		Block(append(v.walkNode(s, k, nan, 0, 0), jen.Return())...)
+}
+
+// walkNode returns the statements of split j at level l of a walk of k
+// levels, and those of its subtrees. s_l is the word of the rows that reach
+// the split (all rows at level 0).
+func (v *vecGen) walkNode(s isa, k int, nan bool, j, l int) []jen.Code {
+	vt := s.vecType(v.cbits)
+	n := jen.Id("nd").Index(jen.Lit(j))
+	stmts := []jen.Code{
+		jen.Id("n").Op(":=").Op("&").Add(n),
+		jen.Id("col").Op(":=").Op("&").Id("blk").Index(jen.Id("n").Dot("f")),
+		jen.Id("th").Op(":=").Qual(simd, "Broadcast"+vt).Call(jen.Id("n").Dot("thr")),
+	}
+	stmts = append(stmts, v.maskWord(s, "c", func(load *jen.Statement) *jen.Statement {
+		return load.Dot("GreaterEqual").Call(jen.Id("th"))
+	})...)
+	if nan {
+		stmts = append(stmts, jen.Id("c").Op("|=").Id("nanb").Index(jen.Id("n").Dot("f")).Op("&").Op("-").Uint64().Call(jen.Id("n").Dot("nan")))
+	}
+	sl, sn := jen.Id("s"+strconv.Itoa(l)), "s"+strconv.Itoa(l+1)
+	bl := jen.Id("b" + strconv.Itoa(l))
+	if l == 0 {
+		stmts = append(stmts, bl.Clone().Op("=").Id("c"))
+	} else {
+		stmts = append(stmts, jen.Id("r").Op(":=").Add(sl.Clone()).Op("&").Id("c"), bl.Clone().Op("|=").Id("r"))
+	}
+	if l+1 < k {
+		left := jen.Op("^").Id("c")
+		right := jen.Id("c")
+		if l > 0 {
+			left = sl.Clone().Op("&^").Id("c")
+			right = jen.Id("r")
+		}
+		stmts = append(stmts,
+			jen.Id(sn).Op(":=").Add(left),
+			jen.Block(v.walkNode(s, k, nan, 2*j+1, l+1)...),
+			jen.Id(sn).Op("=").Add(right),
+			jen.Block(v.walkNode(s, k, nan, 2*j+2, l+1)...),
+		)
+	}
+	return stmts
+}
+
+// genIndex declares vecIndex<k>, which sets ix[r] to the index, left to
+// right, of the split (or leaf) that row r reaches below the top k levels,
+// from the words of a walk.
+func (v *vecGen) genIndex(k int) jen.Code {
+	var bs, params []jen.Code
+	for l := 0; l < k; l++ {
+		bs = append(bs, jen.Id("b"+strconv.Itoa(l)))
+	}
+	params = append(params, jen.Id("ix").Op("*").Index(jen.Id("batchRows")).Uint32())
+	params = append(params, jen.List(bs...).Uint64())
+	g := jen.Id("g")
+	word := jen.Null()
+	for l := 0; l < k; l++ {
+		term := jen.Id("vecSpread").Index(jen.Id("b" + strconv.Itoa(l)).Op(">>").Parens(jen.Lit(8).Op("*").Add(g.Clone())).Op("&").Lit(255))
+		if sh := k - 1 - l; sh > 0 {
+			term = term.Op("<<").Lit(sh)
+		}
+		if l > 0 {
+			word = word.Op("|")
+		}
+		word = word.Add(term)
+	}
+	var stores []jen.Code
+	for i := 0; i < 8; i++ {
+		b := jen.Id("w")
+		if i > 0 {
+			b = jen.Id("w").Op(">>").Lit(8 * i)
+		}
+		stores = append(stores, jen.Id("ix").Index(jen.Lit(8).Op("*").Add(g.Clone()).Op("+").Lit(i)).Op("=").Uint32().Call(jen.Uint8().Call(b)))
+	}
+	return emit.Doc(fmt.Sprintf("vecIndex%d sets ix[r] to the index, left to right, of the node that row r reaches "+
+		"below the top %d levels of a padded tree, from the words bl of a walk (bit r of bl: row r goes right at level l).", k, k)).Line().
+		Func().Id(fmt.Sprintf("vecIndex%d", k)).Params(params...).Block(
+		jen.For(g.Clone().Op(":=").Lit(0), g.Clone().Op("<").Id("batchRows").Op("/").Lit(8), g.Clone().Op("++")).Block(
+			append([]jen.Code{jen.Id("w").Op(":=").Add(word)}, stores...)...,
+		),
+	)
+}
+
+// genTail declares vecTail<d> (or vecTail<d>NaN, for blocks with a NaN),
+// which walks the rows from level vectorLevels down to level d of a padded
+// tree of depth d, a level at a time: at each level, every row moves one
+// step without a branch, and the rows' steps are independent, so that the
+// processor overlaps them. ix[r] goes from the index, left to right, of
+// the split that row r reaches at level vectorLevels to that of its leaf.
+func (v *vecGen) genTail(d int, nan bool) jen.Code {
+	name, r := fmt.Sprintf("vecTail%d", d), jen.Id("r")
+	params := []jen.Code{jen.Id("blk").Add(v.blkType())}
+	if nan {
+		name += "NaN"
+		params = append(params, jen.Id("nanb").Op("*").Index(jen.Id("NumFeatures")).Uint64())
+	}
+	size := 1 << d
+	params = append(params, jen.Id("nd").Op("*").Index(jen.Lit(size)).Id("vNode"), jen.Id("ix").Op("*").Index(jen.Id("batchRows")).Uint32())
+	step := []jen.Code{
+		jen.Id("n").Op(":=").Op("&").Id("nd").Index(jen.Id("ix").Index(r.Clone()).Op("&").Lit(size - 1)),
+		jen.Id("j").Op(":=").Lit(2).Op("*").Id("ix").Index(r.Clone()).Op("+").Lit(1),
+		jen.If(jen.Id("blk").Index(jen.Id("n").Dot("f")).Index(r.Clone()).Op(">=").Id("n").Dot("thr")).Block(jen.Id("j").Op("++")),
+	}
+	if nan {
+		step = append(step, jen.Id("j").Op("+=").Uint32().Call(jen.Id("nanb").Index(jen.Id("n").Dot("f")).Op(">>").Id("r").Op("&").Lit(1)).
+			Op("&").Uint32().Call(jen.Id("n").Dot("nan")))
+	}
+	step = append(step, jen.Id("ix").Index(r.Clone()).Op("=").Id("j"))
+	doc := name + fmt.Sprintf(" walks the rows of blk from level %d of the padded tree nd, of depth %d, to its leaves, "+
+		"a level at a time: ix[r] goes from the index, left to right, of the split that row r reaches at level %d "+
+		"to the index of its leaf.", vectorLevels, d, vectorLevels)
+	if nan {
+		doc += " Missing (NaN) values, the bits of nanb, go where the splits say."
+	}
+	return emit.Doc(doc).Line().Func().Id(name).Params(params...).Block(
+		jen.For(r.Clone().Op(":=").Range().Id("ix")).Block(jen.Id("ix").Index(r.Clone()).Op("+=").Lit(1<<vectorLevels-1)),
+		jen.For(jen.Id("l").Op(":=").Lit(vectorLevels), jen.Id("l").Op("<").Lit(d), jen.Id("l").Op("++")).Block(
+			jen.For(r.Clone().Op(":=").Range().Id("ix")).Block(step...),
+		),
+		jen.For(r.Clone().Op(":=").Range().Id("ix")).Block(jen.Id("ix").Index(r.Clone()).Op("-=").Lit(size-1)),
+	)
+}
