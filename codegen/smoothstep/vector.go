@@ -11,11 +11,11 @@ import (
 
 // Vector scoring of level groups.
 //
-// Built with GOEXPERIMENT=simd on amd64, the package's vector file
-// (emit.VectorFileName) scores the blocks of rows of PredictBatch with
-// AVX-512 or AVX2 instructions: each lane of a vector is a row, so that a
-// vector of 8 float64 lanes (AVX-512; 4 with AVX2, and twice as many in
-// float32) computes the margins of one node for 8 rows at once, every lane
+// Built with GOEXPERIMENT=simd on amd64, the vector file of a float32
+// package (emit.VectorFileName) scores the blocks of rows of PredictBatch
+// with AVX-512 or AVX2 instructions: each lane of a vector is a row, so
+// that a vector of 16 float32 lanes (AVX-512; 8 with AVX2) computes the
+// margins of one node for 16 rows at once, every lane
 // doing the operations that the interpreter does for its row, in the same
 // order: separate multiplications and additions, the smooth-step's cubic
 // and its clipping by comparison masks, a NaN margin sent by the node's
@@ -47,8 +47,11 @@ import (
 // values in tree order.
 
 // vlvMaxDepth is the depth of the deepest level group that the vector code
-// evaluates: its frontier arrays take 2 · 2^(D-1) · 64 bytes.
-const vlvMaxDepth = 10
+// evaluates: deeper groups measured no faster than the portable code (as
+// fast at depth 7, slower at depth 8; see the package documentation), the
+// rows of a vector reaching too many nodes between them. Its frontier
+// arrays take 2 · 2^(D-1) · 64 bytes.
+const vlvMaxDepth = 6
 
 // vecISA is a set of vector instructions that the vector file uses.
 type vecISA struct {
@@ -59,18 +62,11 @@ type vecISA struct {
 	typ     string // the archsimd type of a vector: "Float64x8"
 }
 
-// vecISAs returns the instruction sets of the vector file for the
-// precision of g, the preferred first.
-func vecISAs(g *emit.Gen) []vecISA {
-	bits, wide := 64, 8
-	if g.Is32() {
-		bits, wide = 32, 16
-	}
-	typ := func(lanes int) string { return fmt.Sprintf("Float%dx%d", bits, lanes) }
-	return []vecISA{
-		{name: "AVX-512", id: "AVX512", feature: "AVX512", lanes: wide, typ: typ(wide)},
-		{name: "AVX2", id: "AVX2", feature: "AVX2", lanes: wide / 2, typ: typ(wide / 2)},
-	}
+// vecISAs are the instruction sets of the vector file, the preferred
+// first, with float32 lanes.
+var vecISAs = []vecISA{
+	{name: "AVX-512", id: "AVX512", feature: "AVX512", lanes: 16, typ: "Float32x16"},
+	{name: "AVX2", id: "AVX2", feature: "AVX2", lanes: 8, typ: "Float32x8"},
 }
 
 // broadcast returns a vector of lanes all e.
@@ -89,18 +85,18 @@ func vectorizable(l *lvLayout) bool { return l != nil && l.D <= vlvMaxDepth && l
 // Vector returns the declarations of the vector file: the init function
 // that sets vectorISA to AVX-512 or AVX2, vectorBlock, which runs the code
 // of the one it names, and for each a function that scores a block and the
-// functions of the level groups it evaluates. It returns none for a model
-// without a level group that it can evaluate, for one whose rows exceed the
-// size of a block (emit.Gen.BatchEnabled), and for a float64 package that
-// compares in float32 (its blocks hold the rows rounded to float32, which
-// soft nodes do not use).
+// functions of the level groups it evaluates. It returns none for a
+// float64 package, whose vector blocks measured slower than its portable
+// code (see the package documentation), for a model without a level group
+// that it evaluates (one of depth vlvMaxDepth at most), and for one whose rows exceed the size of a block
+// (emit.Gen.BatchEnabled).
 func (Backend) Vector(g *emit.Gen, opts emit.Options) ([]jen.Code, error) {
+	if !g.Is32() || !g.BatchEnabled() {
+		return nil, nil
+	}
 	units, layouts, err := compile(g, opts)
 	if err != nil {
 		return nil, err
-	}
-	if !g.BatchEnabled() || (g.Model.Float32Compare && !g.Is32()) {
-		return nil, nil
 	}
 	some := false
 	for _, l := range layouts {
@@ -109,9 +105,8 @@ func (Backend) Vector(g *emit.Gen, opts emit.Options) ([]jen.Code, error) {
 	if !some {
 		return nil, nil
 	}
-	isas := vecISAs(g)
-	decls := genVectorInit(g, isas)
-	for _, v := range isas {
+	decls := genVectorInit(g)
+	for _, v := range vecISAs {
 		decls = append(decls, genVectorBlock(g, v, units, layouts))
 		for _, l := range layouts {
 			if vectorizable(l) {
@@ -123,17 +118,17 @@ func (Backend) Vector(g *emit.Gen, opts emit.Options) ([]jen.Code, error) {
 }
 
 // genVectorInit declares the init function that sets vectorISA to the
-// first of isas that the processor has, and vectorBlock, which calls the
+// first of vecISAs that the processor has, and vectorBlock, which calls the
 // block function of the one that vectorISA names.
-func genVectorInit(g *emit.Gen, isas []vecISA) []jen.Code {
+func genVectorInit(g *emit.Gen) []jen.Code {
 	var cases []jen.Code
-	for _, v := range isas {
+	for _, v := range vecISAs {
 		cases = append(cases, jen.Case(jen.Qual("simd/archsimd", "X86").Dot(v.feature).Call()).Block(
 			jen.Id("vectorISA").Op("=").Lit(v.name),
 		))
 	}
 	x, a := jen.Id("x"), jen.Id("a")
-	wide, narrow := isas[0], isas[1]
+	wide, narrow := vecISAs[0], vecISAs[1]
 	return []jen.Code{
 		emit.Doc("init sets vectorISA to the widest instructions the processor has that vectorBlock has code for.").Line().
 			Func().Id("init").Params().Block(jen.Switch().Block(cases...)),

@@ -16,7 +16,8 @@ import (
 )
 
 // TestVector builds, with GOEXPERIMENT=simd, packages whose level groups
-// the vector file evaluates, each as generated and as a copy that ignores
+// the vector file evaluates (float32 ones of depth 6 at most; a float64
+// package must have no vector file), each as generated and as a copy that ignores
 // AVX-512 (gentest.ForceAVX2), and compares them bit for bit with the
 // interpreter on rows with NaN and ±Inf, more than a block of them, so that
 // PredictBatch scores blocks with NaN in the vector code; BatchInstructions
@@ -39,7 +40,7 @@ func TestVector(t *testing.T) {
 		opts *smoothstep.Options
 	}
 	models := []model{
-		{"tel8", randmodel.TEL(1, 3, 8, 20, 3, 0.3), nil},
+		{"tel6", randmodel.TEL(1, 3, 6, 20, 3, 0.3), nil},
 		{"tel4", randmodel.TEL(2, 10, 4, 20, 3, 0.3), nil},
 	}
 	for i, m := range levelModels() {
@@ -63,12 +64,17 @@ func TestVector(t *testing.T) {
 		rows := append(rowsFor(seed, c.m), edgeRows(seed, c.m.NumFeatures)...)
 		for _, both := range s.Both(t, c.m, c.name+"_", rows) {
 			if !hasVectorFile(both.Files) {
-				// A model of more than 256 features has no blocks of rows.
-				if c.m.NumFeatures <= 256 {
+				// A float64 package has no vector file, nor a model of
+				// more than 256 features, which has no blocks of rows,
+				// nor one whose level groups are all deeper than 6.
+				if both.Precision == codegen.Float32 && c.m.NumFeatures <= 256 && shallow(c.m) {
 					t.Errorf("%s: no vector file", both.Name)
 				}
 				cases = append(cases, both)
 				continue
+			}
+			if both.Precision != codegen.Float32 {
+				t.Errorf("%s: a vector file in a %s package", both.Name, both.Precision)
 			}
 			both.Instructions = wide
 			forced := both
@@ -79,6 +85,17 @@ func TestVector(t *testing.T) {
 		}
 	}
 	gentest.BuildAndCompare(t, cases)
+}
+
+// shallow reports whether every tree of m has depth 6 at most, so that the
+// vector code evaluates its level groups.
+func shallow(m *ir.Model) bool {
+	for i := range m.Trees {
+		if m.Trees[i].Depth() > 6 {
+			return false
+		}
+	}
+	return true
 }
 
 // hasVectorFile reports whether the files of a package include the vector
