@@ -20,9 +20,9 @@ var lvMulti = jen.Options{Open: "{", Close: "}", Separator: ",", Multi: true}
 // lvBoolsPerLine is the number of elements on a line of the table lvL.
 const lvBoolsPerLine = 16
 
-// lvUnit returns the unit of level group gr and the package-level helpers
-// its code calls.
-func lvUnit(g *emit.Gen, gr lvGroup, prune float64) (emit.Unit, helpers) {
+// lvUnit returns the unit of level group gr, its layout, and the
+// package-level helpers its code calls.
+func lvUnit(g *emit.Gen, gr lvGroup, prune float64) (emit.Unit, *lvLayout, helpers) {
 	l := lvLayoutOf(g, gr, prune)
 	decls := genLvTables(g, l)
 	decls = append(decls, genLvStep(g, l))
@@ -38,7 +38,7 @@ func lvUnit(g *emit.Gen, gr lvGroup, prune float64) (emit.Unit, helpers) {
 	if l.sparse {
 		uses = helpers{}
 	}
-	return emit.Unit{Decls: decls, Calls: []jen.Code{call}, Size: l.size}, uses
+	return emit.Unit{Decls: decls, Calls: []jen.Code{call}, Size: l.size}, l, uses
 }
 
 // rowType returns the type of the row that the functions of the group but

@@ -1,6 +1,7 @@
 package smoothstep_test
 
 import (
+	"bytes"
 	"context"
 	"math/rand/v2"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/treegen/treegen/codegen"
+	"github.com/treegen/treegen/codegen/internal/emit"
 	"github.com/treegen/treegen/codegen/internal/gentest"
 	"github.com/treegen/treegen/codegen/smoothstep"
 	"github.com/treegen/treegen/internal/harness"
@@ -72,9 +74,11 @@ func walkReached(m *ir.Model, rows [][]float64, f func(n *ir.Node)) {
 }
 
 // TestMeasure compares the generated smoothstep packages (float64 and
-// float32) with the interpreter on a TEL-like model: 10 perfect soft trees
-// of depth 8, 20 standardised features, dense weights, γ = 1, 3 outputs,
-// rows drawn from the standard normal. It is a measurement, not a check: it
+// float32, and a copy of a package with a vector file whose PredictBatch
+// runs the portable code) with the interpreter on a TEL-like model: 10
+// perfect soft trees of depth 8, 20 standardised features, dense weights,
+// γ = 1, 3 outputs, rows drawn from the standard normal. It is a
+// measurement, not a check: it
 // runs only with TREEGEN_MEASURE=1 (TREEGEN_BENCHTIME, default 2s, is how
 // long each timing runs; TREEGEN_DEPTH, default 8, the depth of the trees;
 // and TREEGEN_MEASURE_DIR names an empty directory for the measuring
@@ -111,6 +115,11 @@ func TestMeasure(t *testing.T) {
 		t.Fatal(err)
 	}
 	size := 0
+	type measured struct {
+		prec     codegen.Precision
+		portable bool // a portable copy follows the package in the results
+	}
+	var ms []measured
 	for _, prec := range gentest.Precisions {
 		files, err := codegen.Generate(m, codegen.Options{Package: "tel", Backend: smoothstep.Name, Precision: prec})
 		if err != nil {
@@ -125,19 +134,49 @@ func TestMeasure(t *testing.T) {
 		if err := mod.Add(prec.String(), rows, harness.Options{Time: budget}); err != nil {
 			t.Fatal(err)
 		}
+		// The same package with a vector file that picks no instructions,
+		// as PredictBatch runs without GOEXPERIMENT=simd.
+		portable := slices.Clone(files)
+		vector := false
+		for i, f := range portable {
+			if f.Name == emit.VectorFileName {
+				vector = true
+				for _, isa := range []string{"archsimd.X86.AVX512()", "archsimd.X86.AVX2()"} {
+					portable[i].Data = bytes.ReplaceAll(portable[i].Data, []byte(isa), []byte("false"))
+				}
+			}
+		}
+		ms = append(ms, measured{prec, vector})
+		if !vector {
+			continue
+		}
+		if err := gentest.WritePackage(mod, prec.String()+"portable", portable); err != nil {
+			t.Fatal(err)
+		}
+		if err := mod.Add(prec.String()+"portable", rows, harness.Options{Time: budget}); err != nil {
+			t.Fatal(err)
+		}
 	}
 	res, err := mod.Run(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("generated source: %d bytes (both precisions), built in %v", size, mod.BuildTime.Round(time.Millisecond))
-	for i, prec := range gentest.Precisions {
-		single, batch, err := harness.TimeInterpreter(m, rows, prec, budget)
+	for _, c := range ms {
+		single, batch, err := harness.TimeInterpreter(m, rows, c.prec, budget)
 		if err != nil {
 			t.Fatal(err)
 		}
-		g := res[i]
-		t.Logf("%s: smoothstep %.0f ns/row (batch %.0f), interpreter %.0f ns/row (batch %.0f): interpreter/smoothstep = %.2f",
-			prec, g.NsPerRow, g.NsPerRowBatch, single, batch, single/g.NsPerRow)
+		g, p := res[0], res[0]
+		if g.Instructions == "" {
+			g.Instructions = "portable" // no vector file
+		}
+		res = res[1:]
+		if c.portable {
+			p, res = res[0], res[1:]
+		}
+		t.Logf("%s: smoothstep %.0f ns/row (batch %.0f with %s instructions, %.0f portable), interpreter %.0f ns/row (batch %.0f): "+
+			"interpreter/smoothstep = %.2f, batch %.2f",
+			c.prec, p.NsPerRow, g.NsPerRowBatch, g.Instructions, p.NsPerRowBatch, single, batch, single/p.NsPerRow, batch/g.NsPerRowBatch)
 	}
 }

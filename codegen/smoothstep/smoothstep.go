@@ -70,13 +70,21 @@ func (Backend) NewOptions() emit.Options { return &Options{Path: PathAuto} }
 // one for each other tree with soft nodes, the function genTree writes;
 // and one for each hard tree, the ifelse backend's function.
 func (Backend) Units(g *emit.Gen, opts emit.Options) ([]emit.Unit, error) {
+	units, _, err := compile(g, opts)
+	return units, err
+}
+
+// compile returns the units of the trees, as Units does, and for each unit
+// the layout of its level group, or nil for a unit of one tree.
+func compile(g *emit.Gen, opts emit.Options) ([]emit.Unit, []*lvLayout, error) {
 	o, ok := opts.(*Options)
 	if !ok {
-		return nil, fmt.Errorf("options of type %T given to the smoothstep backend", opts)
+		return nil, nil, fmt.Errorf("options of type %T given to the smoothstep backend", opts)
 	}
 	m := g.Model
 	prune := o.Prune
 	var units []emit.Unit
+	var layouts []*lvLayout
 	var declared helpers
 	var groups []lvGroup
 	for _, gr := range lvGroups(g, prune) {
@@ -87,9 +95,10 @@ func (Backend) Units(g *emit.Gen, opts emit.Options) ([]emit.Unit, error) {
 	for i := 0; i < len(m.Trees); i++ {
 		var u emit.Unit
 		var uses helpers
+		var l *lvLayout
 		switch {
 		case len(groups) > 0 && groups[0].first == i:
-			u, uses = lvUnit(g, groups[0], prune)
+			u, l, uses = lvUnit(g, groups[0], prune)
 			i += groups[0].n - 1
 			groups = groups[1:]
 		case m.Trees[i].HasSoft():
@@ -110,8 +119,9 @@ func (Backend) Units(g *emit.Gen, opts emit.Options) ([]emit.Unit, error) {
 			declared.dot4 = true
 		}
 		units = append(units, u)
+		layouts = append(layouts, l)
 	}
-	return units, nil
+	return units, layouts, nil
 }
 
 // Pruned returns the weights of soft node n that the generated code keeps:

@@ -39,6 +39,8 @@ type driverEntry struct {
 	Alias      string // import name in the driver
 	F          string // float64 or float32
 	Classifier bool
+	// Instructions says that the package has BatchInstructions.
+	Instructions bool
 }
 
 // driverSource returns the source of the driver program that runs the
@@ -58,7 +60,7 @@ func driverSource(members []member) ([]byte, error) {
 			f = "float32"
 		}
 		data.Packages = append(data.Packages, driverEntry{
-			Name: m.name, Path: path.Join(ModulePath, m.name), Alias: fmt.Sprintf("p%d", i), F: f, Classifier: m.pkg.Classifier,
+			Name: m.name, Path: path.Join(ModulePath, m.name), Alias: fmt.Sprintf("p%d", i), F: f, Classifier: m.pkg.Classifier, Instructions: m.pkg.Instructions,
 		})
 	}
 	var b bytes.Buffer
@@ -112,6 +114,9 @@ var runners = map[string]func(*section, *bufio.Writer){
 		{{- if .Classifier}}
 		class: func(x []{{.F}}) int { return {{.Alias}}.PredictClass((*[{{.Alias}}.NumFeatures]{{.F}})(x)) },
 		{{- end}}
+		{{- if .Instructions}}
+		instructions: {{.Alias}}.BatchInstructions,
+		{{- end}}
 		pass: func(xs []{{.F}}) (s {{.F}}) {
 			for i := 0; i+{{.Alias}}.NumFeatures <= len(xs); i += {{.Alias}}.NumFeatures {
 				s += {{.Alias}}.Predict((*[{{.Alias}}.NumFeatures]{{.F}})(xs[i:]))[0]
@@ -129,14 +134,16 @@ type float interface{ float32 | float64 }
 
 // pkg is what the driver calls of a generated package of type F: its entry
 // points on slices of NumFeatures and NumOutputs values (class is nil when
-// the package has no PredictClass), and pass, which adds up the first
-// prediction of each row of xs.
+// the package has no PredictClass), pass, which adds up the first
+// prediction of each row of xs, and BatchInstructions (nil when the package
+// has none).
 type pkg[F float] struct {
 	nf, no                 int
 	predict, margin        func(x, out []F)
 	slice, batch           func(x, out []F) error
 	class                  func(x []F) int
 	pass                   func(xs []F) F
+	instructions           func() string
 	errFeatures, errOutputs error
 }
 
@@ -188,8 +195,8 @@ func main() {
 }
 
 // run returns the function that runs p on a section: it prints the margins,
-// predictions and class of every row, then does the checks, counts and
-// timing that the section asks for.
+// predictions and class of every row and the instructions of PredictBatch,
+// then does the checks, counts and timing that the section asks for.
 func run[F float](p *pkg[F]) func(*section, *bufio.Writer) {
 	return func(s *section, w *bufio.Writer) {
 		n := len(s.rows)
@@ -217,6 +224,9 @@ func run[F float](p *pkg[F]) func(*section, *bufio.Writer) {
 			} else {
 				w.WriteString(" | -\n")
 			}
+		}
+		if p.instructions != nil {
+			fmt.Fprintf(w, "instructions %s\n", p.instructions())
 		}
 		if s.check {
 			check(p, xs, preds, w)

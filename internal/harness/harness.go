@@ -33,6 +33,9 @@ type Package struct {
 	Name       string       // Go package name
 	Precision  ir.Precision // of Predict's inputs: *[NumFeatures]float32 or float64
 	Classifier bool         // the package has PredictClass
+	// Instructions says that the package has BatchInstructions, which
+	// names the instructions of its PredictBatch.
+	Instructions bool
 	// ModelSHA256 is the value of the package's ModelSHA256 constant, the
 	// hash (ir.Hash) of the model it was generated from; "" if it has none.
 	ModelSHA256 string
@@ -79,6 +82,8 @@ func Inspect(dir string) (*Package, error) {
 				}
 			case "PredictClass":
 				pkg.Classifier = true
+			case "BatchInstructions":
+				pkg.Instructions = true
 			}
 		}
 	}
@@ -199,6 +204,9 @@ type Result struct {
 	// Problems are what the checks of Options.Check found wrong, one
 	// sentence each.
 	Problems []string
+	// Instructions is what BatchInstructions returns ("AVX-512",
+	// "portable"), or "" for a package without it.
+	Instructions string
 	// Build is the time the go command took to build the driver (with
 	// every package of its module).
 	Build time.Duration

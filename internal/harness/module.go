@@ -219,7 +219,8 @@ func (mod *Module) write() error {
 
 // parse reads the driver's output: a line "pkg NAME" starts the output of a
 // package, then a line "row MARGINS | PREDICTIONS | CLASS" per row and
-// lines "problem TEXT", "allocs PREDICT BATCH" and "time SINGLE BATCH".
+// lines "instructions NAME", "problem TEXT", "allocs PREDICT BATCH" and
+// "time SINGLE BATCH".
 func (mod *Module) parse(out []byte) ([]*Result, error) {
 	results := make([]*Result, len(mod.members))
 	index := make(map[string]int, len(mod.members))
@@ -248,6 +249,8 @@ func (mod *Module) parse(out []byte) ([]*Result, error) {
 		switch tag {
 		case "row":
 			err = parseRow(rest, cur)
+		case "instructions":
+			cur.Instructions = rest
 		case "problem":
 			cur.Problems = append(cur.Problems, rest)
 		case "allocs":

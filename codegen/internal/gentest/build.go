@@ -36,6 +36,9 @@ type Case struct {
 	// the model comes from.
 	Margins [][]float64
 	Classes []int
+	// Instructions, if set, is what the package's BatchInstructions must
+	// return.
+	Instructions string
 }
 
 // BuildAndCompare builds the cases in one module (gofmt, go vet, one go
@@ -80,6 +83,9 @@ func compare(t *testing.T, c Case, res *harness.Result) {
 	t.Helper()
 	for _, p := range res.Problems {
 		t.Errorf("%s: %s", c.Name, p)
+	}
+	if c.Instructions != "" && res.Instructions != c.Instructions {
+		t.Errorf("%s: BatchInstructions returns %q, want %q", c.Name, res.Instructions, c.Instructions)
 	}
 	if c.Allocs && (res.AllocsPerRow != 0 || res.BatchAllocs != 0) {
 		t.Errorf("%s: Predict allocates %v times, PredictBatch %v times; want 0", c.Name, res.AllocsPerRow, res.BatchAllocs)
