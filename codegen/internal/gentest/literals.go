@@ -168,13 +168,6 @@ var allowedImports = map[string]bool{"math": true, "math/bits": true, "errors": 
 // vectorImport is the one more package that the vector file may import.
 const vectorImport = "simd/archsimd"
 
-// VectorBuilt reports whether the go command run by this process builds
-// the vector files of generated packages (emit.VectorBuild): on amd64 with
-// GOEXPERIMENT=simd in the environment.
-func VectorBuilt() bool {
-	return builds([]byte("//go:build " + emit.VectorBuild + "\n\npackage p\n"))
-}
-
 // CheckImports checks that the generated files import nothing but math,
 // math/bits and errors (and simd/archsimd in the vector file, which then
 // has the vector build constraint), and that each file's imports are used
