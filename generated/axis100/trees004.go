@@ -3638,7 +3638,7 @@ func addTrees004(x *[NumFeatures]float64, a *[NumOutputs]float64) {
 }
 
 // This file builds only with the predict.go of the same run of treegen.
-// The build error "undefined: mixedTreegenRuns_regenerate_7f4f08458dfe"
+// The build error "undefined: mixedTreegenRuns_regenerate_d5adf2a9e43c"
 // means that this directory mixes files of different runs (an interrupted
 // treegen gen, files copied by hand): run treegen gen again.
-const _ = mixedTreegenRuns_regenerate_7f4f08458dfe
+const _ = mixedTreegenRuns_regenerate_d5adf2a9e43c

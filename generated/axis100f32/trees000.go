@@ -3505,7 +3505,7 @@ func addTrees000(x *[NumFeatures]float32, a *[NumOutputs]float32) {
 }
 
 // This file builds only with the predict.go of the same run of treegen.
-// The build error "undefined: mixedTreegenRuns_regenerate_0e609c5b3d90"
+// The build error "undefined: mixedTreegenRuns_regenerate_41d5a3a2cbdc"
 // means that this directory mixes files of different runs (an interrupted
 // treegen gen, files copied by hand): run treegen gen again.
-const _ = mixedTreegenRuns_regenerate_0e609c5b3d90
+const _ = mixedTreegenRuns_regenerate_41d5a3a2cbdc

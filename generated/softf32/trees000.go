@@ -955,7 +955,7 @@ func addTrees000(x *[NumFeatures]float32, a *[NumOutputs]float32) {
 }
 
 // This file builds only with the predict.go of the same run of treegen.
-// The build error "undefined: mixedTreegenRuns_regenerate_9930c3ef5421"
+// The build error "undefined: mixedTreegenRuns_regenerate_368478a44f60"
 // means that this directory mixes files of different runs (an interrupted
 // treegen gen, files copied by hand): run treegen gen again.
-const _ = mixedTreegenRuns_regenerate_9930c3ef5421
+const _ = mixedTreegenRuns_regenerate_368478a44f60
