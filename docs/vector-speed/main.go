@@ -95,7 +95,8 @@ func main() {
 			m := map[string]result{}
 			for _, r := range got.Results {
 				m[r.Backend] = r
-				rows = append(rows, []string{s.name, strconv.FormatBool(simd), r.Backend, f(r.NsPerRow), f(r.NsPerRowBatch), r.Instructions})
+				rows = append(rows, []string{s.name, strconv.FormatBool(simd), r.Backend,
+					strconv.FormatFloat(r.NsPerRow, 'f', 1, 64), strconv.FormatFloat(r.NsPerRowBatch, 'f', 1, 64), r.Instructions})
 			}
 			return m
 		}
