@@ -29,6 +29,7 @@
 //	func PredictSlice(x []F) ([NumOutputs]F, error)
 //	func PredictBatch(x, out []F) error                  // row-major, no allocation
 //	func PredictClass(x *[NumFeatures]F) int             // classifiers only
+//	func BatchInstructions() string                      // with a vector file only
 //
 // Every file starts with the lines
 //
@@ -48,12 +49,21 @@
 // run defines (mixedTreegenRuns_regenerate_ and a hash of the files), so
 // that files of two runs mixed in one directory fail to build.
 //
+// A backend may add a vector file (emit.Vectorizer): vector.go, built only
+// with GOEXPERIMENT=simd on amd64 (//go:build goexperiment.simd && amd64),
+// scores the blocks of PredictBatch with AVX-512 or AVX2 instructions from
+// simd/archsimd, and vector_portable.go stands in for it in every other
+// build; BatchInstructions then reports "AVX-512", "AVX2" or "portable".
+// The backends of hard axis-aligned trees add it for ensembles of 8 trees
+// or more (package codegen/internal/perfect; docs/PERFORMANCE.md).
+//
 // The arithmetic is the one ir/doc.go defines, operation by operation, in F:
 // a NaN feature value follows each node's default direction, ±Inf are
 // ordinary values, and in float32 every model value is rounded to float32
 // once, so that the package matches libraries that compute in float32 (such
 // as XGBoost) bit for bit. The code passes gofmt and go vet, imports only
-// math, math/bits and errors, and builds with every Go release from 1.21 on.
+// math, math/bits and errors (and simd/archsimd in vector.go), and builds
+// with every Go release from 1.21 on.
 //
 // # Backends
 //
