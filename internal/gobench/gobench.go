@@ -99,7 +99,7 @@ func Run(ctx context.Context, dir string, rows [][]float64, opts Options) (*Resu
 	if err := harness.CopyPackage(dir, pkgDir); err != nil {
 		return nil, err
 	}
-	bench, err := benchFile(pkg, hasFunc(dir, "BatchInstructions"))
+	bench, err := benchFile(pkg)
 	if err != nil {
 		return nil, err
 	}
@@ -194,19 +194,6 @@ func withSIMD(exp string) string {
 	return exp + ",simd"
 }
 
-// hasFunc reports whether a Go file of the package in dir declares the
-// function name.
-func hasFunc(dir, name string) bool {
-	files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err == nil && bytes.Contains(data, []byte("\nfunc "+name+"(")) {
-			return true
-		}
-	}
-	return false
-}
-
 // modulePath is the path of the temporary module.
 const modulePath = "treegenbench"
 
@@ -261,14 +248,14 @@ func encodeRows(rows [][]float64) ([]byte, error) {
 }
 
 // benchFile returns the source of bench_test.go for pkg.
-func benchFile(pkg *harness.Package, instructions bool) ([]byte, error) {
+func benchFile(pkg *harness.Package) ([]byte, error) {
 	float := "float64"
 	if pkg.Precision.Is32() {
 		float = "float32"
 	}
 	var buf bytes.Buffer
 	err := benchTemplate.Execute(&buf, map[string]any{
-		"Instructions": instructions,
+		"Instructions": pkg.Instructions,
 		"Pkg":          pkg.Name,
 		"Import":       modulePath + "/" + pkg.Name,
 		"Float":        float,

@@ -130,7 +130,7 @@ func NoVectorFile(g *Gen, pkg string, header []string) *jen.File {
 // vectorParams returns the parameters of vectorBlock.
 func (g *Gen) vectorParams() []jen.Code {
 	return []jen.Code{
-		jen.Id("x").Add(blockType("NumFeatures", g.vectorInput())),
+		jen.Id("x").Add(blockType("NumFeatures", g.VectorInput())),
 		jen.Id("a").Add(blockType("NumOutputs", g.Float())),
 	}
 }
@@ -147,9 +147,7 @@ func (g *Gen) VectorFunc(body ...jen.Code) jen.Code {
 // VectorInput returns the type of the values that vectorBlock reads: the
 // rows of PredictBatch themselves (F) when they need no preprocessing and
 // tests compare in F, else the comparison type of BatchInput.
-func (g *Gen) VectorInput() *jen.Statement { return g.vectorInput() }
-
-func (g *Gen) vectorInput() *jen.Statement {
+func (g *Gen) VectorInput() *jen.Statement {
 	if g.vectorDirect() {
 		return g.Float()
 	}

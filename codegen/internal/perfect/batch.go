@@ -115,20 +115,28 @@ func PadTo(t *ir.Tree, d, w int, cmp32, nan bool) Tree {
 // gets tables of padded perfect trees and a loop that walks every row of the
 // block down each tree one level at a time, without branches.
 func Batch(g *emit.Gen, prefix string, from, to int) (decls, stmts []jen.Code) {
-	m := g.Model
-	for start, run := from, 0; start < to; run++ {
-		vector := m.Trees[start].Output == ir.AllOutputs
-		d := m.Trees[start].Depth()
-		end := start + 1
-		for end < to && m.Trees[end].Depth() == d && (m.Trees[end].Output == ir.AllOutputs) == vector {
-			end++
-		}
-		dd, ss := genRun(g, prefix+"P"+strconv.Itoa(run), start, end)
+	for run, r := range runs(g.Model, from, to) {
+		dd, ss := genRun(g, prefix+"P"+strconv.Itoa(run), r[0], r[1])
 		decls = append(decls, dd...)
 		stmts = append(stmts, ss)
-		start = end
 	}
 	return decls, stmts
+}
+
+// runs splits trees [from, to) of m into runs of consecutive trees of one
+// depth, all writing every output or all writing one: [start, end) each.
+func runs(m *ir.Model, from, to int) [][2]int {
+	var out [][2]int
+	for start := from; start < to; {
+		d, all := m.Trees[start].Depth(), m.Trees[start].Output == ir.AllOutputs
+		end := start + 1
+		for end < to && m.Trees[end].Depth() == d && (m.Trees[end].Output == ir.AllOutputs) == all {
+			end++
+		}
+		out = append(out, [2]int{start, end})
+		start = end
+	}
+	return out
 }
 
 // runLayout is a run of trees padded into perfect trees, laid out before

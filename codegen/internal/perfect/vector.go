@@ -46,13 +46,8 @@ func Vectorizable(g *emit.Gen) bool {
 	}
 	for i := range g.Model.Trees {
 		t := &g.Model.Trees[i]
-		if t.Latent || t.Depth() > maxVectorDepth {
+		if emit.CheckAxisTree(i, t) != nil || t.Depth() > maxVectorDepth {
 			return false
-		}
-		for j := range t.Nodes {
-			if k := t.Nodes[j].Kind; k != ir.Axis && k != ir.Leaf {
-				return false
-			}
 		}
 	}
 	return true
@@ -114,19 +109,13 @@ func Vector(g *emit.Gen) []jen.Code {
 		v.cbits = 32
 	}
 	m := g.Model
-	for start := 0; start < len(m.Trees); {
-		d := m.Trees[start].Depth()
-		all := m.Trees[start].Output == ir.AllOutputs
-		end := start + 1
-		for end < len(m.Trees) && m.Trees[end].Depth() == d && (m.Trees[end].Output == ir.AllOutputs) == all {
-			end++
-		}
-		v.runs = append(v.runs, v.layRun(start, end))
+	for _, r := range runs(m, 0, len(m.Trees)) {
+		v.runs = append(v.runs, v.layRun(r[0], r[1]))
+		d := m.Trees[r[0]].Depth()
 		v.depths[min(d, vectorLevels)] = true
 		if d > vectorLevels {
 			v.tails[d] = true
 		}
-		start = end
 	}
 	decls := append(v.genInit(), v.genNodeType())
 	for i, r := range v.runs {
@@ -283,13 +272,15 @@ func (v *vecGen) genBlock(s isa) jen.Code {
 		jen.Id("nan").Op(":=").Id("vecLoad"+s.sfx).Call(jen.Id("x"), jen.Op("&").Id("blk"), jen.Op("&").Id("nanb")),
 	}
 	walks, index := false, false
-	for i, r := range v.runs {
-		body = append(body, v.runLoop(s, i, r))
+	for _, r := range v.runs {
 		walks = walks || r.d > 0
-		index = index || s != isas[0] || !v.vectorLeaves(r)
+		index = index || !v.leavesInRegisters(s, r)
 	}
 	if index {
-		body = append(body[:3:3], append([]jen.Code{jen.Var().Id("ix").Index(jen.Id("batchRows")).Uint32()}, body[3:]...)...)
+		body = append(body, jen.Var().Id("ix").Index(jen.Id("batchRows")).Uint32())
+	}
+	for i, r := range v.runs {
+		body = append(body, v.runLoop(s, i, r))
 	}
 	if !walks {
 		body = append(body, jen.Id("_").Op("=").Id("nan"))
@@ -331,13 +322,9 @@ func (v *vecGen) runLoop(s isa, i int, r *vecRun) jen.Code {
 				jen.List(bs...).Op("=").Id(walkName(s, k, false)).Call(jen.Op("&").Id("blk"), top),
 			),
 		)
-		if s == isas[0] && v.vectorLeaves(r) {
-			body = append(body, vals)
-			body = append(body, v.vectorLeafAdd(s, r)...)
-			return jen.Comment(emit.TreeRange(r.from, r.to-1)).Line().
-				Add(jen.For(t.Clone().Op(":=").Lit(0), t.Clone().Op("<").Lit(r.to-r.from), t.Clone().Op("++")).Block(body...))
+		if !v.leavesInRegisters(s, r) {
+			body = append(body, jen.Id(fmt.Sprintf("vecIndex%d", k)).Call(append([]jen.Code{jen.Op("&").Id("ix")}, bs...)...))
 		}
-		body = append(body, jen.Id(fmt.Sprintf("vecIndex%d", k)).Call(append([]jen.Code{jen.Op("&").Id("ix")}, bs...)...))
 		if r.d > k {
 			tail := fmt.Sprintf("vecTail%d", r.d)
 			body = append(body, jen.If(jen.Id("nan")).Block(
@@ -348,7 +335,11 @@ func (v *vecGen) runLoop(s isa, i int, r *vecRun) jen.Code {
 		}
 	}
 	body = append(body, vals)
-	body = append(body, v.leafAdd(i, r)...)
+	if v.leavesInRegisters(s, r) {
+		body = append(body, v.vectorLeafAdd(s, r)...)
+	} else {
+		body = append(body, v.leafAdd(i, r)...)
+	}
 	return jen.Comment(emit.TreeRange(r.from, r.to-1)).Line().
 		Add(jen.For(t.Clone().Op(":=").Lit(0), t.Clone().Op("<").Lit(r.to-r.from), t.Clone().Op("++")).Block(body...))
 }
@@ -362,6 +353,11 @@ func (v *vecGen) vectorLeaves(r *vecRun) bool {
 	return !r.vector && v.g.Model.NumOutputs == 1 && r.d >= 1 && r.d <= vectorLevels &&
 		!g.Sum32() && (v.cbits == 32) == g.Is32()
 }
+
+// leavesInRegisters reports whether the code of run r for isa s adds its
+// leaf values with vectors (vectorLeafAdd): the AVX-512 code of runs that
+// vectorLeaves allows.
+func (v *vecGen) leavesInRegisters(s isa, r *vecRun) bool { return s == isas[0] && v.vectorLeaves(r) }
 
 // vectorLeafAdd returns the statements that add the leaf values of the
 // tree of a walk (words b0, b1, ...) to the accumulators of the rows,
@@ -413,7 +409,7 @@ func (v *vecGen) vectorLeafAdd(s isa, r *vecRun) []jen.Code {
 			lo, hi := pick(from, n/2, l+1), pick(from+n/2, n/2, l+1)
 			return hi.Dot("Merge").Call(lo, mask(l))
 		}
-		acc := jen.Parens(jen.Op("*").Index(jen.Lit(lanes)).Add(v.cType())).Call(jen.Id("a").Index(jen.Lit(q * lanes).Op(":").Lit((q + 1) * lanes)))
+		acc := jen.Parens(jen.Op("*").Index(jen.Lit(lanes)).Add(v.g.Float())).Call(jen.Id("a").Index(jen.Lit(q * lanes).Op(":").Lit((q + 1) * lanes)))
 		stmts = append(stmts, jen.Block(
 			jen.Id("idx").Op(":=").Add(idx),
 			jen.Id("p").Op(":=").Add(acc),
