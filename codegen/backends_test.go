@@ -1,6 +1,7 @@
 package codegen_test
 
 import (
+	"bytes"
 	"flag"
 	"fmt"
 	"strings"
@@ -88,21 +89,48 @@ func TestBackends(t *testing.T) {
 	}
 }
 
-// TestAuto checks which backends are suited to which models, and what auto
-// picks.
+// deepTrees is a model of p features and n trees of one long branch each,
+// depth d: d+1 leaves against the 2^d of a perfect tree.
+func deepTrees(n, d, p int) *ir.Model {
+	m := manyTrees(0)
+	m.NumFeatures = p
+	for i := 0; i < n; i++ {
+		var nodes []ir.Node
+		for l := 0; l < d; l++ {
+			k := len(nodes)
+			nodes = append(nodes, ir.Node{Kind: ir.Axis, Left: k + 1, Right: k + 2, Feature: l % 3, Threshold: float64(l)},
+				ir.Node{Kind: ir.Leaf, Value: []float64{float64(i + l)}})
+			nodes[k].Left, nodes[k].Right = k+2, k+1
+		}
+		nodes = append(nodes, ir.Node{Kind: ir.Leaf, Value: []float64{-1}})
+		m.Trees = append(m.Trees, ir.Tree{Output: 0, Nodes: nodes})
+	}
+	return m
+}
+
+// TestAuto checks which backends are suited to which models, what auto
+// picks, and the reason it gives.
 func TestAuto(t *testing.T) {
 	for _, tc := range []struct {
-		name   string
-		m      *ir.Model
-		suited string
+		name      string
+		m         *ir.Model
+		suited    string
+		pick, why string
 	}{
-		{"axis", manyTrees(3), "ifelse quickscorer walk"},
-		{"oblique", obliqueStump(), "ifelse"},
-		{"soft", softStump(), "smoothstep"},
-		{"latent", latentModel(obliqueStump()), "ifelse"},
+		{"few axis trees", manyTrees(3), "ifelse quickscorer walk", "ifelse", "3 trees of axis splits and constant leaves (fewer than 8 trees): nested ifs"},
+		{"one axis tree", manyTrees(1), "ifelse quickscorer walk", "ifelse", "1 tree of axis splits"},
+		{"shallow ensemble", manyTrees(23), "ifelse quickscorer walk", "ifelse", "23 trees of axis splits and constant leaves, their depths adding up to 23, fewer than 8 per feature (3): nested ifs"},
+		{"axis ensemble", manyTrees(24), "ifelse quickscorer walk", "walk", "24 trees of axis splits and constant leaves that pad cheaply into perfect trees, their depths adding up to 24, at least 8 per feature (3): walking"},
+		{"lopsided shallow ensemble", deepTrees(8, 6, 3), "ifelse quickscorer walk", "walk", "8 trees of axis splits and constant leaves that pad cheaply"},
+		{"lopsided deep ensemble", deepTrees(8, 8, 3), "ifelse quickscorer", "ifelse", "8 trees of axis splits and constant leaves, not all of which pad cheaply into perfect trees (tree 0: 9 leaves, too few for its depth 8: a perfect tree of that depth has 256, more than 4 times as many), too few or with too many splits per feature for QuickScorer (64 splits, 3 features): nested ifs"},
+		{"large lopsided ensemble", deepTrees(256, 8, 8), "ifelse quickscorer", "quickscorer", "256 trees of axis splits and constant leaves, not all of which pad cheaply into perfect trees (tree 0: 9 leaves, too few for its depth 8: a perfect tree of that depth has 256, more than 4 times as many), with 2048 splits, at most 256 per feature (8): QuickScorer"},
+		{"large lopsided ensemble, few features", deepTrees(256, 8, 7), "ifelse quickscorer", "ifelse", "256 trees of axis splits and constant leaves, not all of which pad cheaply into perfect trees (tree 0: 9 leaves, too few for its depth 8: a perfect tree of that depth has 256, more than 4 times as many), too few or with too many splits per feature for QuickScorer (2048 splits, 7 features)"},
+		{"oblique", obliqueStump(), "ifelse", "ifelse", "1 tree, not all of axis splits and constant leaves: ifelse"},
+		{"soft", softStump(), "smoothstep", "smoothstep", "1 tree with soft splits: smoothstep"},
+		{"latent", latentModel(obliqueStump()), "ifelse", "ifelse", "2 trees, not all of axis splits"},
 		// ifelse compiles no soft node of width γ > 0, smoothstep no
 		// latent tree.
-		{"soft and latent", latentModel(softStump()), ""},
+		{"soft and latent", latentModel(softStump()), "", "", ""},
 	} {
 		if err := tc.m.Validate(); err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
@@ -114,26 +142,47 @@ func TestAuto(t *testing.T) {
 		if got := strings.Join(names, " "); got != tc.suited {
 			t.Errorf("%s: suited backends %q, want %q", tc.name, got, tc.suited)
 		}
-		b, err := codegen.AutoBackend(tc.m)
+		c, err := codegen.Choose(tc.m)
 		switch {
-		case tc.suited == "":
+		case tc.pick == "":
 			if err == nil || !strings.HasPrefix(err.Error(), "no backend compiles this model (ifelse: ") ||
 				!strings.Contains(err.Error(), "; smoothstep: tree 1 is latent") {
 				t.Errorf("%s: auto: %v", tc.name, err)
 			}
+			continue
 		case err != nil:
 			t.Errorf("%s: auto: %v", tc.name, err)
-		case b.Name() != strings.Fields(tc.suited)[0]:
-			t.Errorf("%s: auto picks %s, want %s", tc.name, b.Name(), strings.Fields(tc.suited)[0])
+			continue
+		case c.Backend.Name() != tc.pick:
+			t.Errorf("%s: auto picks %s, want %s", tc.name, c.Backend.Name(), tc.pick)
+		case !strings.HasPrefix(c.Why, tc.why):
+			t.Errorf("%s: auto's reason %q, want it to start %q", tc.name, c.Why, tc.why)
 		}
-	}
-	// Generate with no backend named uses auto.
-	files, err := codegen.Generate(softStump(), codegen.Options{Package: "p", OmitVersion: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(string(files[0].Data), "\n// Backend smoothstep, float64: exact") {
-		t.Errorf("auto on a soft model:\n%s", files[0].Data[:300])
+		if b, err := codegen.AutoBackend(tc.m); err != nil || b.Name() != tc.pick {
+			t.Errorf("%s: AutoBackend = %v, %v, want %s", tc.name, b, err, tc.pick)
+		}
+		// The header says what auto picked and why; naming the backend
+		// gives the same code without that.
+		auto, err := codegen.Generate(tc.m, codegen.Options{Package: "p", OmitVersion: true})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		named, err := codegen.Generate(tc.m, codegen.Options{Package: "p", Backend: tc.pick, OmitVersion: true})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		head := string(auto[0].Data[:strings.Index(string(auto[0].Data), "\n\n")])
+		if !strings.Contains(head, "\n// Backend "+tc.pick+", float64: exact") || !strings.Contains(strings.ReplaceAll(head, "\n//", ""), "Picked by auto: "+tc.why) {
+			t.Errorf("%s: header\n%s", tc.name, head)
+		}
+		if len(auto) != len(named) {
+			t.Fatalf("%s: auto gives %d files, %s %d", tc.name, len(auto), tc.pick, len(named))
+		}
+		for i := range auto {
+			if got, want := codegen.StripAutoLines(auto[i].Data), codegen.StripAutoLines(named[i].Data); !bytes.Equal(got, want) {
+				t.Errorf("%s: %s differs from %s's beyond the lines on auto", tc.name, auto[i].Name, tc.pick)
+			}
+		}
 	}
 }
 

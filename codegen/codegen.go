@@ -47,16 +47,14 @@ type Backend = emit.Backend
 // [Options].BackendOptions passes them to [Generate].
 type BackendOptions = emit.Options
 
-// Auto is the backend name that lets [Generate] pick the backend: the first
-// of [Backends] that is suited to the model.
+// Auto is the backend name that lets [Generate] pick the backend by the
+// shape of the model ([Choose]); the header of the generated files says
+// which backend it picked and why.
 const Auto = "auto"
 
-// backends are the backends in order of preference: Auto picks the first
-// one suited to a model. ifelse comes first because it is the fastest one
-// row at a time for up to a few dozen trees and compiles every hard tree;
-// quickscorer wins on large ensembles scored in batches, which only the user
-// knows (docs/PERFORMANCE.md); walk, last, is not picked by auto yet. Adding
-// a backend is one folder and one line here.
+// backends are the backends, ifelse first because it compiles every hard
+// tree. Adding a backend is one folder and one line here; auto's rule
+// (Choose) names the backends it weighs against each other.
 var backends = []Backend{
 	ifelse.Backend{},
 	quickscorer.Backend{},
@@ -64,10 +62,11 @@ var backends = []Backend{
 	walk.Backend{},
 }
 
-// Backends returns the backends, in order of preference.
+// Backends returns the backends, ifelse first.
 func Backends() []Backend { return append([]Backend(nil), backends...) }
 
-// BackendNames returns the names of the backends, in order of preference.
+// BackendNames returns the names of the backends, in the order of
+// [Backends].
 func BackendNames() []string {
 	names := make([]string, len(backends))
 	for i, b := range backends {
@@ -88,25 +87,15 @@ func LookupBackend(name string) (Backend, error) {
 }
 
 // AutoBackend returns the backend that Auto picks for the validated model
-// m: the first of Backends that is suited to it. The error, when none is,
-// gives each backend's reason.
+// m (see [Choose]). The error, when no backend compiles m, gives each
+// backend's reason.
 func AutoBackend(m *ir.Model) (Backend, error) {
-	var why []string
-	for _, b := range backends {
-		if b.Suited(m) {
-			return b, nil
-		}
-		reason := "not meant for this model"
-		if err := b.Check(m); err != nil {
-			reason = err.Error()
-		}
-		why = append(why, b.Name()+": "+reason)
-	}
-	return nil, fmt.Errorf("no backend compiles this model (%s)", strings.Join(why, "; "))
+	c, err := Choose(m)
+	return c.Backend, err
 }
 
 // SuitedBackends returns the backends suited to the validated model m, in
-// order of preference.
+// the order of [Backends].
 func SuitedBackends(m *ir.Model) []Backend {
 	var bs []Backend
 	for _, b := range backends {
@@ -121,8 +110,8 @@ func SuitedBackends(m *ir.Model) []Backend {
 type Options struct {
 	// Package is the name of the generated package (see ValidPackageName).
 	Package string
-	// Backend names the backend (see BackendNames); "" and Auto pick the
-	// first backend suited to the model.
+	// Backend names the backend (see BackendNames); "" and Auto pick one
+	// by the shape of the model (see Choose).
 	Backend string
 	// BackendOptions are the backend's own options, made by its NewOptions;
 	// nil means their defaults.
@@ -177,10 +166,13 @@ func Generate(m *ir.Model, opts Options) ([]File, error) {
 	if err := m.Validate(); err != nil {
 		return nil, fmt.Errorf("invalid model: %w", err)
 	}
+	why := ""
 	if b == nil {
-		if b, err = AutoBackend(m); err != nil {
+		c, err := Choose(m)
+		if err != nil {
 			return nil, err
 		}
+		b, why = c.Backend, c.Why
 		if bopts, err = backendOptions(b, bopts); err != nil {
 			return nil, err
 		}
@@ -215,6 +207,9 @@ func Generate(m *ir.Model, opts Options) ([]File, error) {
 		approx += " " + opts.Measured
 	}
 	header := emit.HeaderLines(ver, opts.Source, hash, b.Name(), prec, bopts.String(), approx)
+	if why != "" {
+		header = append(header, emit.AutoLines(why)...)
+	}
 	return layout(g, units, vector, emit.MainSpec{
 		Package:       opts.Package,
 		Header:        header,

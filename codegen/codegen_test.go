@@ -104,7 +104,7 @@ var headerRE = regexp.MustCompile(`^// Code generated .* DO NOT EDIT\.$`)
 func TestDeterministicAndSplit(t *testing.T) {
 	m := manyTrees(1500) // 200 trees per file
 	for _, prec := range []codegen.Precision{codegen.Float64, codegen.Float32} {
-		opts := codegen.Options{Package: "many", Precision: prec, Source: "many.json"}
+		opts := codegen.Options{Package: "many", Backend: "ifelse", Precision: prec, Source: "many.json"}
 		a, err := codegen.Generate(m, opts)
 		if err != nil {
 			t.Fatal(err)

@@ -72,7 +72,10 @@
 // compiles (Check, with the reason when it cannot), which models it is meant
 // for (Suited), and its own options (NewOptions, which also binds them to
 // command-line flags). [Options].Backend names one, or is "auto" (or empty),
-// which picks the first backend suited to the model ([AutoBackend]):
+// which picks the backend expected to be the fastest one row per call by a
+// rule on the shape of the model, calibrated on a grid of models ([Choose];
+// docs/PERFORMANCE.md), and says in the header of every file which backend
+// it picked and why:
 //
 //   - "ifelse" (package codegen/ifelse): nested if statements, one function
 //     per tree, for hard trees (axis-aligned, oblique and categorical
@@ -92,9 +95,9 @@
 //     in constant tables, walked branch-free four trees at a time, as the
 //     interpreter walks its perfect trees, for ensembles of axis-aligned
 //     trees with constant leaves that pad cheaply (at most 12 deep, 2^depth
-//     at most four times the leaves); the fastest one row per call on
-//     hundreds of shallow trees. Last in the list, auto never picks it:
-//     choose it by name.
+//     at most 64 or four times the leaves); the fastest one row per call
+//     on ensembles of dozens to thousands of trees, which auto picks it
+//     for.
 //
 // # Inside
 //

@@ -1,5 +1,10 @@
 package codegen
 
+import (
+	"bytes"
+	"regexp"
+)
+
 // SetFileLimits sets the limits of one tree file and returns a function
 // that restores them: a test makes a package of many files from few trees.
 func SetFileLimits(size, units int) (restore func()) {
@@ -10,3 +15,22 @@ func SetFileLimits(size, units int) (restore func()) {
 
 // TreeFileName is treeFileName, for tests.
 var TreeFileName = treeFileName
+
+// StripAutoLines returns the source of a generated file without the header
+// lines that say why auto picked the backend, and with the hash of its run
+// (tieRun) blanked: the source that naming the backend gives, but for
+// that hash.
+func StripAutoLines(src []byte) []byte {
+	var out []byte
+	in := false
+	for _, l := range bytes.SplitAfter(src, []byte("\n")) {
+		in = bytes.HasPrefix(l, []byte("// Picked by auto: ")) || in && bytes.HasPrefix(l, []byte("// "))
+		if !in {
+			out = append(out, l...)
+		}
+	}
+	return runHash.ReplaceAll(out, []byte(guardPrefix+"HASH"))
+}
+
+// runHash matches the name of a run's constant.
+var runHash = regexp.MustCompile(guardPrefix + "[0-9a-f]+")

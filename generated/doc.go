@@ -2,11 +2,11 @@
 // golden models in ../golden, in float64 and float32 precision, one package
 // each, committed so that users can read what treegen emits and so that any
 // change of the emitted code shows up in review. Every model is compiled with
-// the backend that treegen picks by default ("auto": the first backend of
-// codegen.Backends suited to the model), which the second line of every file
-// names: ifelse for the models of hard trees, smoothstep for golden/soft, a
-// model of soft trees (packages soft and softf32). TestAutoBackend checks
-// that line.
+// the backend that treegen picks by default ("auto", codegen.Choose), which
+// the second line of every file names and the third explains: walk for
+// axis100 (100 axis-aligned trees of depth 6), ifelse for the other models
+// of hard trees, smoothstep for golden/soft, a model of soft trees
+// (packages soft and softf32). TestAutoBackend checks those lines.
 //
 // Every package carries a test (golden_test.go) that checks it against the
 // golden inputs and expected outputs bit for bit and checks that Predict

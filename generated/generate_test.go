@@ -124,24 +124,28 @@ func TestGeneratedUpToDate(t *testing.T) {
 
 // TestAutoBackend checks that the second header line of every package
 // names the backend that codegen.Auto picks for its model, and its
-// precision.
+// precision, and that the third says why it picked it.
 func TestAutoBackend(t *testing.T) {
 	for _, tg := range targets() {
 		m, err := tg.model()
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := codegen.AutoBackend(m)
+		c, err := codegen.Choose(m)
 		if err != nil {
 			t.Fatal(err)
 		}
+		b := c.Backend
 		data, err := os.ReadFile(filepath.Join(tg.pkg, codegen.MainFile))
 		if err != nil {
 			t.Fatal(err)
 		}
 		want := "// Backend " + b.Name() + ", " + tg.precision.String() + ": exact,"
-		if lines := strings.SplitN(string(data), "\n", 3); len(lines) < 2 || !strings.HasPrefix(lines[1], want) {
+		lines := strings.SplitN(string(data), "\n", 4)
+		if len(lines) < 3 || !strings.HasPrefix(lines[1], want) {
 			t.Errorf("%s/%s: line 2 is not %q...: %q", tg.pkg, codegen.MainFile, want, lines)
+		} else if why := "// Picked by auto: " + strings.Fields(c.Why)[0] + " "; !strings.HasPrefix(lines[2], why) {
+			t.Errorf("%s/%s: line 3 is not %q...: %q", tg.pkg, codegen.MainFile, why, lines[2])
 		}
 	}
 }

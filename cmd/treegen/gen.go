@@ -42,8 +42,11 @@ them after: a mix of two runs, left by an interruption between the renames,
 fails to build ("undefined: mixedTreegenRuns_regenerate_...") until gen runs
 again.
 
---backend picks the code generator; auto, the default, picks the first of
-` + strings.Join(codegen.BackendNames(), ", ") + ` that is suited to the model.
+--backend picks the code generator (` + strings.Join(codegen.BackendNames(), ", ") + `);
+auto, the default, picks the one expected to be the fastest one row per call,
+by a rule on the shape of the model (trees, depths, splits, features; soft,
+oblique and latent nodes) calibrated on a grid of models (docs/PERFORMANCE.md),
+and the header of every generated file says which backend it picked and why.
 A backend's own options are flags of its own; giving one of another backend is
 an error. Options that make the code approximate (it no longer equals the
 interpreter bit for bit) are said so in the file headers; with --data, gen
@@ -136,7 +139,7 @@ FILE, prints it and writes it into the headers.`,
 	}
 	cmd.Flags().StringVar(&model, "model", "", "model file (IR JSON)")
 	addIterations(cmd, &rounds)
-	cmd.Flags().StringVar(&backend, "backend", codegen.Auto, "code generator: "+strings.Join(codegen.BackendNames(), ", ")+", or "+codegen.Auto+" (the first one suited to the model)")
+	cmd.Flags().StringVar(&backend, "backend", codegen.Auto, "code generator: "+strings.Join(codegen.BackendNames(), ", ")+", or "+codegen.Auto+" (picked by the shape of the model; the headers say which and why)")
 	cmd.Flags().StringVar(&pkg, "package", "", "Go package name (default: base name of --out)")
 	cmd.Flags().StringVarP(&out, "out", "o", "", "output directory")
 	cmd.Flags().Var(&prec, "precision", "working precision of the generated code: float64 or float32")

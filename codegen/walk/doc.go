@@ -42,5 +42,6 @@
 //
 // [Check] accepts the models whose trees are all hard, not latent, with
 // axis splits and constant leaves, and pad cheaply into perfect trees: at
-// most 12 deep, and 2^depth at most four times their leaves.
+// most 12 deep, and at most 6 deep or 2^depth at most four times their
+// leaves.
 package walk

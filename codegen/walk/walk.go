@@ -29,8 +29,8 @@ const chains = 4
 
 // Check returns nil if the backend can compile the validated model m: every
 // tree hard, not latent, with "axis" splits and constant "leaf" leaves only,
-// and paddable into a perfect tree (at most 12 deep, and 2^depth at most
-// four times its leaves). Otherwise the error names the first tree it
+// and paddable into a perfect tree (at most 12 deep, and at most 6 deep or
+// 2^depth at most four times its leaves). Otherwise the error names the first tree it
 // cannot compile.
 func Check(m *ir.Model) error {
 	for i := range m.Trees {
@@ -38,13 +38,8 @@ func Check(m *ir.Model) error {
 		if err := emit.CheckAxisTree(i, t); err != nil {
 			return err
 		}
-		if !perfect.Paddable(t) {
-			d, leaves := t.Depth(), t.NumLeaves()
-			if d > 12 {
-				return fmt.Errorf("tree %d is %d deep, more than 12: use the quickscorer backend", i, d)
-			}
-			return fmt.Errorf("tree %d has %d leaves, too few for its depth %d (a perfect tree of that depth has %d, more than 4 times as many): use the quickscorer backend",
-				i, leaves, d, 1<<d)
+		if why := perfect.WhyNotPaddable(t); why != "" {
+			return fmt.Errorf("tree %d is not for walk (%s): use the quickscorer backend", i, why)
 		}
 	}
 	return nil

@@ -136,9 +136,9 @@ func TestCheck(t *testing.T) {
 	}{
 		{"categorical", cat, "walk backend: tree 2 has a categorical split: use the ifelse backend"},
 		{"latent", latent, "walk backend: tree 2 is latent: use the ifelse backend"},
-		{"chain 4", plus(chain(4)), ""},
-		{"chain 5", plus(chain(5)), "walk backend: tree 2 has 6 leaves, too few for its depth 5 (a perfect tree of that depth has 32, more than 4 times as many): use the quickscorer backend"},
-		{"chain 13", plus(chain(13)), "walk backend: tree 2 is 13 deep, more than 12: use the quickscorer backend"},
+		{"chain 6", plus(chain(6)), ""},
+		{"chain 7", plus(chain(7)), "walk backend: tree 2 is not for walk (8 leaves, too few for its depth 7: a perfect tree of that depth has 128, more than 4 times as many): use the quickscorer backend"},
+		{"chain 13", plus(chain(13)), "walk backend: tree 2 is not for walk (13 deep, more than 12): use the quickscorer backend"},
 		{"nan", load(t, "nan.json"), ""},
 	} {
 		if err := tc.m.Validate(); err != nil {

@@ -35,10 +35,10 @@ import (
 	"fmt"
 	"log"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
-	"strings"
+
+	"github.com/treegen/treegen/docs/internal/repro"
 )
 
 // shape is one of the five models.
@@ -72,7 +72,7 @@ func main() {
 		log.Fatal("-models is required")
 	}
 	tg := filepath.Join(os.TempDir(), "treegen-vector-speed")
-	run("go", "build", "-o", tg, "./cmd/treegen")
+	repro.Run("go", "build", "-o", tg, "./cmd/treegen")
 	var md bytes.Buffer
 	fmt.Fprintln(&md, "| model | XGBoost batch | best batch (SIMD) | / XGBoost | quickscorer batch, portable | walk 1 row | ifelse 1 row | quickscorer 1 row | interp 1 row | interp batch |")
 	fmt.Fprintln(&md, "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
@@ -80,7 +80,7 @@ func main() {
 	rows = append(rows, []string{"model", "simd", "backend", "ns_per_row", "ns_per_row_batch", "instructions"})
 	for _, s := range shapes {
 		ir := filepath.Join(os.TempDir(), "vector-speed-"+s.name+".json")
-		run(tg, "import", "xgboost", filepath.Join(*models, s.name+".json"), "-o", ir)
+		repro.Run(tg, "import", "xgboost", filepath.Join(*models, s.name+".json"), "-o", ir)
 		data := filepath.Join(*models, s.name+".csv")
 		bench := func(simd bool, backends string) map[string]result {
 			args := []string{"bench", "--model", ir, "--data", data, "--rows", "2048", "--precision", "float32",
@@ -89,7 +89,7 @@ func main() {
 				args = append(args, "--simd")
 			}
 			var got struct{ Results []result }
-			if err := json.Unmarshal(run(tg, args...), &got); err != nil {
+			if err := json.Unmarshal(repro.Run(tg, args...), &got); err != nil {
 				log.Fatal(err)
 			}
 			m := map[string]result{}
@@ -108,46 +108,14 @@ func main() {
 				best, who = r.NsPerRowBatch, b+" "+r.Instructions
 			}
 		}
-		fmt.Fprintf(&md, "| %s | %s | %s (%s) | %.1fx | %s | %s | %s | %s | %s | %s |\n", s.what, f(s.xgboost), f(best), who, s.xgboost/best,
-			f(p["quickscorer"].NsPerRowBatch), f(v["walk"].NsPerRow), f(v["ifelse"].NsPerRow), f(v["quickscorer"].NsPerRow),
-			f(v["interp"].NsPerRow), f(v["interp"].NsPerRowBatch))
+		fmt.Fprintf(&md, "| %s | %s | %s (%s) | %.1fx | %s | %s | %s | %s | %s | %s |\n", s.what, repro.Thousands(s.xgboost), repro.Thousands(best), who, s.xgboost/best,
+			repro.Thousands(p["quickscorer"].NsPerRowBatch), repro.Thousands(v["walk"].NsPerRow), repro.Thousands(v["ifelse"].NsPerRow), repro.Thousands(v["quickscorer"].NsPerRow),
+			repro.Thousands(v["interp"].NsPerRow), repro.Thousands(v["interp"].NsPerRowBatch))
 	}
 	var c bytes.Buffer
 	w := csv.NewWriter(&c)
 	w.WriteAll(rows)
-	write(filepath.Join(*out, "vector-speed.csv"), c.Bytes())
-	write(filepath.Join(*out, "vector-speed.md"), md.Bytes())
+	repro.Write(filepath.Join(*out, "vector-speed.csv"), c.Bytes())
+	repro.Write(filepath.Join(*out, "vector-speed.md"), md.Bytes())
 	os.Stdout.Write(md.Bytes())
-}
-
-// f formats ns with thousands separators, or "—" for none.
-func f(ns float64) string {
-	if ns == 0 {
-		return "—"
-	}
-	s := strconv.FormatFloat(ns, 'f', 0, 64)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
-}
-
-// run runs a command and returns its standard output; it stops the
-// program, with the command's standard error, if it fails.
-func run(name string, args ...string) []byte {
-	cmd := exec.Command(name, args...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		log.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, stderr.Bytes())
-	}
-	return out
-}
-
-// write writes a file or stops the program.
-func write(path string, data []byte) {
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		log.Fatal(err)
-	}
 }

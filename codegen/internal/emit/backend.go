@@ -23,10 +23,10 @@ type Backend interface {
 	// else an error that names the first tree it cannot compile and why.
 	Check(m *ir.Model) error
 	// Suited reports whether the backend is meant for m, which Check
-	// accepts: "auto" picks the first suited backend of codegen's list, and
-	// treegen bench measures the suited ones. A backend that would compile
-	// m only by doing what another one does (smoothstep on a model without
-	// soft nodes) is not suited to it.
+	// accepts: treegen bench measures the suited ones, among which
+	// codegen's rule for "auto" picks. A backend that would compile m only
+	// by doing what another one does (smoothstep on a model without soft
+	// nodes) is not suited to it.
 	Suited(m *ir.Model) bool
 	// NewOptions returns the backend's own options, set to their defaults.
 	NewOptions() Options

@@ -107,3 +107,12 @@ func HeaderLines(version, source, hash, backend string, prec Precision, options,
 	}
 	return append([]string{Header(version, source, hash)}, docLines(78, what+": approximate. "+approximation)...)
 }
+
+// AutoLines returns the header lines that say why auto picked the backend
+// the line before names: why is a sentence on the model's shape and the
+// backend, without its final period.
+//
+//	// Picked by auto: 300 trees of axis splits and constant leaves, ...
+func AutoLines(why string) []string {
+	return docLines(78, "Picked by auto: "+CommentText(why)+" (treegen's docs/PERFORMANCE.md, \"Which backend auto picks\").")
+}

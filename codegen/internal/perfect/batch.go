@@ -18,10 +18,14 @@ import (
 
 // Limits of the batch layout: PredictBatch scores blocks of rows only if
 // every tree is at most maxPerfectDepth deep and padding it into a perfect
-// tree at most quadruples its number of leaves (see Pad).
+// tree at most quadruples its number of leaves (see Pad), or makes a tree
+// of at most minPadded leaves: a lopsided tree of depth 6 costs the walk
+// the same six steps as a full one, and its perfect tree takes 63 splits
+// and 64 leaves.
 const (
 	maxPerfectDepth = 12
 	maxPadding      = 4
+	minPadded       = 64
 )
 
 // Batchable reports whether PredictBatch of the model of g scores blocks of rows:
@@ -61,15 +65,30 @@ type Tree struct {
 func Pad(t *ir.Tree, w int, cmp32, nan bool) Tree { return PadTo(t, t.Depth(), w, cmp32, nan) }
 
 // Paddable reports whether tree t pads cheaply into a perfect tree of its
-// depth: the depth is at most 12 and padding at most quadruples its number
-// of leaves.
+// depth: the depth is at most 12, and padding at most quadruples its number
+// of leaves or the tree is at most 6 deep.
 func Paddable(t *ir.Tree) bool { return PaddableTo(t, t.Depth()) }
 
+// WhyNotPaddable returns why tree t does not pad cheaply into a perfect
+// tree ("14 deep, more than 12", "7 leaves, too few for its depth 6: a
+// perfect tree of that depth has 64, more than 4 times as many"), or ""
+// when it does.
+func WhyNotPaddable(t *ir.Tree) string {
+	d, leaves := t.Depth(), t.NumLeaves()
+	switch {
+	case d > maxPerfectDepth:
+		return fmt.Sprintf("%d deep, more than %d", d, maxPerfectDepth)
+	case 1<<d > max(maxPadding*leaves, minPadded):
+		return fmt.Sprintf("%d leaves, too few for its depth %d: a perfect tree of that depth has %d, more than %d times as many", leaves, d, 1<<d, maxPadding)
+	}
+	return ""
+}
+
 // PaddableTo reports whether tree t pads cheaply into a perfect tree of
-// depth d, at least its own: d is at most 12 and 2^d at most four times its
-// number of leaves.
+// depth d, at least its own: d is at most 12, and 2^d at most 64 or four
+// times its number of leaves.
 func PaddableTo(t *ir.Tree, d int) bool {
-	return d >= t.Depth() && d <= maxPerfectDepth && 1<<d <= maxPadding*t.NumLeaves()
+	return d >= t.Depth() && d <= maxPerfectDepth && 1<<d <= max(maxPadding*t.NumLeaves(), minPadded)
 }
 
 // PadTo is Pad into a perfect tree of depth d, at least the depth of t:

@@ -1,15 +1,21 @@
 // Package repro holds what the programs of docs/ that check treegen's
 // trainers against their papers share: reading a data set of
 // testdata/pmlb with its classes, the interpreter's accuracy of a model on
-// labelled rows, the mean with its standard error, and the machine's CPU.
+// labelled rows, the mean with its standard error, and the machine's CPU;
+// and what the programs that measure speed share: running treegen,
+// writing the tables, and ns with thousands separators.
 package repro
 
 import (
+	"bytes"
 	"errors"
+	"log"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	goruntime "runtime"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/gonum/stat"
@@ -81,4 +87,38 @@ func CPUModel() string {
 		}
 	}
 	return goruntime.GOARCH
+}
+
+// Run runs a command and returns its standard output; it stops the
+// program, with the command line and the command's standard error, if the
+// command fails.
+func Run(name string, args ...string) []byte {
+	cmd := exec.Command(name, args...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		log.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, stderr.Bytes())
+	}
+	return out
+}
+
+// Write writes a file or stops the program.
+func Write(path string, data []byte) {
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		log.Fatal(err)
+	}
+}
+
+// Thousands formats ns rounded to a whole number with thousands
+// separators (1,239), or "—" for 0, which stands for no figure.
+func Thousands(ns float64) string {
+	if ns == 0 {
+		return "—"
+	}
+	s := strconv.FormatFloat(ns, 'f', 0, 64)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
