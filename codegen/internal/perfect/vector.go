@@ -36,18 +36,22 @@ const maxVectorDepth = 10
 // over every feature's column (NumFeatures - 1 merges). One comparison
 // gives the level's mask; the leaf value is picked as a threshold is and
 // added in registers. No scalar value, broadcast constant or function call
-// stands between the vector instructions: a broadcast constant is kept in
-// an xmm register and spilled and reloaded with SSE moves, which cost more
-// than the walk itself (measured: 8,600 ns per row for the model below),
-// so the constants are vectors in memory (vecBit) and the masks become
-// path bits with VPMOVM2D. Measured on this project's reference machine
-// with bench --simd, float32, 2,048 rows: 300 XGBoost trees of depth 8 on
-// 20 features from 2,365 ns per row (the word walk below with vecTail) to
-// 1,594; depth 6, 50 features, 100 trees, 342 to 310; 1,000 trees 2,870
-// to 2,542; 500 trees of depth 4 on 64 features, 10 classes, 2,032 to
-// 1,839 (quickscorer). The path merges win over the feature merges up to
-// a level of 16 splits on 20 features (measured: 16 on path merges 1,545
-// ns per row, 8 1,590, 32 1,750).
+// stands between the vector instructions: the compiler keeps a broadcast
+// constant in an xmm register, spilled and reloaded with (non-VEX) MOVUPS
+// before each VPBROADCASTD, and the profile puts most of the time at those
+// reloads (8,600 to 11,900 ns per row for the depth-8 model below, against
+// 1,550 without them), so the constants are vectors in memory (vecBit) and
+// the masks become path bits with VPMOVM2D. Trees deeper than 6 walk two vectors of rows
+// together (laneGroup). Measured on this project's reference machine with
+// bench --simd, float32, 2,048 rows, the best backend: 300 XGBoost trees
+// of depth 8 on 20 features from 2,354 ns per row (the word walk below with
+// vecTail) to 1,192; depth 6 on 50 features, 100 trees, 330 to 304, 1,000
+// trees 2,737 to 2,542; depth 6 with missing values, 30 features, 200
+// trees, 731 to 682; 500 trees of depth 4 on 64 features, 10 classes,
+// 1,906 to 1,800. The path merges win over the feature merges up to a
+// level of 16 splits on 20 features (measured one vector at a time, depth
+// 8: path merges up to 16 splits 1,545 ns per row, up to 8 1,590, up to 32
+// 1,750).
 //
 // The word walk (genWalk, vecIndex, vecTail) is the code of AVX2, and of
 // AVX-512 in float64 or with many features: every split of the top
@@ -841,68 +845,36 @@ func (v *vecGen) genLane(s isa, d int, nan, regs bool) jen.Code {
 	} else {
 		params = append(params, jen.Id("ix").Op("*").Index(jen.Id("batchRows")).Uint32())
 	}
-	var cs []jen.Code
-	for l := 0; l < d; l++ {
-		cs = append(cs, jen.Id("c"+strconv.Itoa(l)))
-	}
-	nf := v.g.Model.NumFeatures
 	var body []jen.Code
-	for q := 0; q < emit.BatchRows/lanes; q++ {
-		col := func(f jen.Code) *jen.Statement {
-			return jen.Qual(simd, "LoadFloat32x16").Call(jen.Parens(jen.Op("*").Index(jen.Lit(lanes)).Float32()).
-				Call(jen.Id("blk").Index(f).Index(jen.Lit(q * lanes).Op(":").Lit((q + 1) * lanes))))
+	groups := emit.BatchRows / lanes
+	group := laneGroup(d)
+	for g0 := 0; g0 < groups; g0 += group {
+		var stmts, cs []jen.Code
+		for q := g0; q < g0+group; q++ {
+			for l := 0; l < d; l++ {
+				cs = append(cs, jen.Id(laneMask(l, q)))
+			}
 		}
-		stmts := []jen.Code{
-			jen.Var().List(cs...).Qual(simd, "Mask32x16"),
-			jen.Id("idx").Op(":=").Qual(simd, "Uint32x16").Values(),
+		stmts = append(stmts, jen.Var().List(cs...).Qual(simd, "Mask32x16"))
+		for q := g0; q < g0+group; q++ {
+			stmts = append(stmts, jen.Id(laneIdx(q)).Op(":=").Qual(simd, "Uint32x16").Values())
 		}
 		for l := 0; l < d; l++ {
-			base, n := 1<<l-1, 1<<l
-			var lv []jen.Code
-			lv = append(lv, jen.Id("th").Op(":=").Add(lanePick("Float32", "thr", base, n, 0, lanes)))
-			path := n <= nf+4
-			if (!path && v.featureBits() > 0) || nan {
-				lv = append(lv, jen.Id("f").Op(":=").Add(lanePick("Uint32", "fn", base, n, 0, lanes)))
+			for q := g0; q < g0+group; q++ {
+				stmts = append(stmts, v.laneLevel(q, l, nan)...)
 			}
-			var x jen.Code
-			if path {
-				var cols []jen.Code
-				var masks []string
-				for j := 0; j < n; j++ {
-					cols = append(cols, col(jen.Uint16().Call(jen.Id("fn").Index(jen.Lit(base+j)))))
-				}
-				for k := 0; k < l; k++ {
-					masks = append(masks, "c"+strconv.Itoa(l-1-k))
-				}
-				x = mergeTree(&lv, cols, masks, "p")
-			} else {
-				var cols []jen.Code
-				var masks []string
-				for f := 0; f < nf; f++ {
-					cols = append(cols, col(jen.Lit(f)))
-				}
-				for b := 0; b < v.featureBits(); b++ {
-					lv = append(lv, jen.Id("s"+strconv.Itoa(b)).Op(":=").Add(laneBit(b)))
-					masks = append(masks, "s"+strconv.Itoa(b))
-				}
-				x = mergeTree(&lv, cols, masks, "y")
-			}
-			c := jen.Id("c" + strconv.Itoa(l))
-			lv = append(lv, jen.Id("x").Op(":=").Add(x), c.Clone().Op("=").Id("x").Dot("GreaterEqual").Call(jen.Id("th")))
-			if nan {
-				lv = append(lv, c.Clone().Op("=").Add(c.Clone()).Dot("Or").Call(jen.Id("x").Dot("IsNaN").Call().Dot("And").Call(laneBit(v.featureBits()))))
-			}
-			stmts = append(stmts, jen.Block(lv...),
-				jen.Id("idx").Op("=").Id("idx").Dot("ShiftAllLeft").Call(jen.Lit(1)).Dot("Sub").Call(c.Clone().Dot("ToInt32x16").Call().Dot("AsUint32x16").Call()))
 		}
-		if regs {
-			acc := jen.Parens(jen.Op("*").Index(jen.Lit(lanes)).Float32()).Call(jen.Id("a").Index(jen.Lit(q * lanes).Op(":").Lit((q + 1) * lanes)))
-			stmts = append(stmts,
-				jen.Id("p").Op(":=").Add(acc),
-				jen.Qual(simd, "LoadFloat32x16").Call(jen.Id("p")).Dot("Add").Call(lanePick("Float32", "val", 0, size, 0, lanes)).Dot("Store").Call(jen.Id("p")))
-		} else {
-			stmts = append(stmts, jen.Id("idx").Dot("Store").Call(jen.Parens(jen.Op("*").Index(jen.Lit(lanes)).Uint32()).
-				Call(jen.Id("ix").Index(jen.Lit(q*lanes).Op(":").Lit((q+1)*lanes)))))
+		for q := g0; q < g0+group; q++ {
+			idx := jen.Id(laneIdx(q))
+			if regs {
+				acc := jen.Parens(jen.Op("*").Index(jen.Lit(lanes)).Float32()).Call(jen.Id("a").Index(jen.Lit(q * lanes).Op(":").Lit((q + 1) * lanes)))
+				stmts = append(stmts, jen.Block(
+					jen.Id("p").Op(":=").Add(acc),
+					jen.Qual(simd, "LoadFloat32x16").Call(jen.Id("p")).Dot("Add").Call(lanePick("Float32", "val", 0, size, 0, lanes, q)).Dot("Store").Call(jen.Id("p"))))
+			} else {
+				stmts = append(stmts, idx.Dot("Store").Call(jen.Parens(jen.Op("*").Index(jen.Lit(lanes)).Uint32()).
+					Call(jen.Id("ix").Index(jen.Lit(q*lanes).Op(":").Lit((q+1)*lanes)))))
+			}
 		}
 		body = append(body, jen.Block(stmts...))
 	}
@@ -921,6 +893,75 @@ func (v *vecGen) genLane(s isa, d int, nan, regs bool) jen.Code {
 	return emit.Doc(doc).Line().Func().Id(laneName(s, d, nan, regs)).Params(params...).Block(body...)
 }
 
+// laneGroup returns the number of vectors of rows (of the 4 of a block)
+// that the lane walk takes through a tree of depth d together, level by
+// level: each level waits for the comparison of the level above (some 20
+// cycles from the permutes to the mask), and two independent vectors fill
+// that wait for the processor. Measured (bench --simd, float32): 300 trees
+// of depth 8, one vector at a time 1,547 to 1,618 ns per row, two 1,180 to
+// 1,238, four 1,637 to 1,666 (their masks and paths no longer fit in
+// registers); trees of depth 6 lose 3 to 8% with two (100 trees on 50
+// features 296 to 305 ns per row against 310 to 316), so they take one.
+func laneGroup(d int) int {
+	if d > 6 {
+		return 2
+	}
+	return 1
+}
+
+// laneMask and laneIdx name the mask of level l and the path of the rows
+// of vector q of a block in the lane walk.
+func laneMask(l, q int) string { return fmt.Sprintf("c%d_%d", l, q) }
+func laneIdx(q int) string     { return "idx" + strconv.Itoa(q) }
+
+// laneLevel returns the statements of level l of the lane walk for the
+// rows of vector q of the block.
+func (v *vecGen) laneLevel(q, l int, nan bool) []jen.Code {
+	lanes := isas[0].lanes(32)
+	nf := v.g.Model.NumFeatures
+	col := func(f jen.Code) *jen.Statement {
+		return jen.Qual(simd, "LoadFloat32x16").Call(jen.Parens(jen.Op("*").Index(jen.Lit(lanes)).Float32()).
+			Call(jen.Id("blk").Index(f).Index(jen.Lit(q * lanes).Op(":").Lit((q + 1) * lanes))))
+	}
+	base, n := 1<<l-1, 1<<l
+	var lv []jen.Code
+	lv = append(lv, jen.Id("th").Op(":=").Add(lanePick("Float32", "thr", base, n, 0, lanes, q)))
+	path := n <= nf+4
+	if (!path && v.featureBits() > 0) || nan {
+		lv = append(lv, jen.Id("f").Op(":=").Add(lanePick("Uint32", "fn", base, n, 0, lanes, q)))
+	}
+	var x jen.Code
+	if path {
+		var cols []jen.Code
+		var masks []string
+		for j := 0; j < n; j++ {
+			cols = append(cols, col(jen.Uint16().Call(jen.Id("fn").Index(jen.Lit(base+j)))))
+		}
+		for k := 0; k < l; k++ {
+			masks = append(masks, laneMask(l-1-k, q))
+		}
+		x = mergeTree(&lv, cols, masks, "p")
+	} else {
+		var cols []jen.Code
+		var masks []string
+		for f := 0; f < nf; f++ {
+			cols = append(cols, col(jen.Lit(f)))
+		}
+		for b := 0; b < v.featureBits(); b++ {
+			lv = append(lv, jen.Id("s"+strconv.Itoa(b)).Op(":=").Add(laneBit(b)))
+			masks = append(masks, "s"+strconv.Itoa(b))
+		}
+		x = mergeTree(&lv, cols, masks, "y")
+	}
+	c, idx := jen.Id(laneMask(l, q)), jen.Id(laneIdx(q))
+	lv = append(lv, jen.Id("x").Op(":=").Add(x), c.Clone().Op("=").Id("x").Dot("GreaterEqual").Call(jen.Id("th")))
+	if nan {
+		lv = append(lv, c.Clone().Op("=").Add(c.Clone()).Dot("Or").Call(jen.Id("x").Dot("IsNaN").Call().Dot("And").Call(laneBit(v.featureBits()))))
+	}
+	return []jen.Code{jen.Block(lv...),
+		idx.Clone().Op("=").Add(idx.Clone()).Dot("ShiftAllLeft").Call(jen.Lit(1)).Dot("Sub").Call(c.Clone().Dot("ToInt32x16").Call().Dot("AsUint32x16").Call())}
+}
+
 // laneBit returns the mask of the lanes of f whose bit b (of vecBit) is set.
 func laneBit(b int) *jen.Statement {
 	return jen.Id("f").Dot("And").Call(jen.Qual(simd, "LoadUint32x16").Call(jen.Op("&").Id("vecBit").Index(jen.Lit(b)))).
@@ -928,20 +969,21 @@ func laneBit(b int) *jen.Statement {
 }
 
 // lanePick returns the vector of the entries of table tab (of archsimd
-// element type typ) from base on, n of them, that the lanes' paths idx
-// index: bit k of idx, from the top, is mask c<lv+k>.
-func lanePick(typ, tab string, base, n, lv, lanes int) *jen.Statement {
+// element type typ) from base on, n of them, that the paths of the lanes
+// of vector q of the block index: bit k from the top is the mask of level
+// lv+k.
+func lanePick(typ, tab string, base, n, lv, lanes, q int) *jen.Statement {
 	load := func(from int) *jen.Statement {
 		return jen.Qual(simd, "Load"+typ+"x"+strconv.Itoa(lanes)).Call(jen.Parens(jen.Op("*").Index(jen.Lit(lanes)).Id(strings.ToLower(typ))).
 			Call(jen.Id(tab).Index(jen.Lit(from).Op(":").Lit(from + lanes))))
 	}
 	switch {
 	case n <= lanes:
-		return load(base).Dot("Permute").Call(jen.Id("idx"))
+		return load(base).Dot("Permute").Call(jen.Id(laneIdx(q)))
 	case n == 2*lanes:
-		return load(base).Dot("ConcatPermute").Call(load(base+lanes), jen.Id("idx"))
+		return load(base).Dot("ConcatPermute").Call(load(base+lanes), jen.Id(laneIdx(q)))
 	}
-	return lanePick(typ, tab, base+n/2, n/2, lv+1, lanes).Dot("Merge").Call(lanePick(typ, tab, base, n/2, lv+1, lanes), jen.Id("c"+strconv.Itoa(lv)))
+	return lanePick(typ, tab, base+n/2, n/2, lv+1, lanes, q).Dot("Merge").Call(lanePick(typ, tab, base, n/2, lv+1, lanes, q), jen.Id(laneMask(lv, q)))
 }
 
 // mergeTree appends to stmts the merges that pick, in each lane, the item
