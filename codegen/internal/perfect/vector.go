@@ -120,9 +120,9 @@ type vecGen struct {
 	g      *emit.Gen
 	cbits  int // the bits of the compared values: 32 or 64
 	runs   []*vecRun
-	depths map[int]bool // the walk depths (min(depth, vectorLevels)) that occur
-	tails  map[int]bool // the depths deeper than vectorLevels that occur
-	lane   bool         // the AVX-512 code walks the trees with vecLane (laneWalk)
+	depths map[int]bool    // the walk depths (min(depth, vectorLevels)) that occur
+	tails  map[[2]int]bool // the tails that occur: [the level they start from, depth]
+	lane   bool            // the AVX-512 code walks the trees with vecLane (laneWalk)
 	lanes  map[laneKey]bool
 }
 
@@ -155,7 +155,7 @@ func Vector(g *emit.Gen) []jen.Code {
 	if !Vectorizable(g) {
 		return nil
 	}
-	v := &vecGen{g: g, cbits: 64, depths: map[int]bool{}, tails: map[int]bool{}, lanes: map[laneKey]bool{}}
+	v := &vecGen{g: g, cbits: 64, depths: map[int]bool{}, tails: map[[2]int]bool{}, lanes: map[laneKey]bool{}}
 	if emit.Cmp32(g) {
 		v.cbits = 32
 	}
@@ -167,10 +167,13 @@ func Vector(g *emit.Gen) []jen.Code {
 		d := run.d
 		v.depths[min(d, vectorLevels)] = true
 		if d > vectorLevels {
-			v.tails[d] = true
+			v.tails[[2]int{vectorLevels, d}] = true
 		}
 		if v.laneWalk(isas[0], run) {
 			v.lanes[laneKey{d, v.leavesInRegisters(isas[0], run)}] = true
+			if d > maxLaneLevels {
+				v.tails[[2]int{maxLaneLevels, d}] = true
+			}
 		}
 	}
 	decls := v.genInit()
@@ -204,9 +207,11 @@ func Vector(g *emit.Gen) []jen.Code {
 			decls = append(decls, v.genIndex(k))
 		}
 	}
-	for d := vectorLevels + 1; d <= maxVectorDepth; d++ {
-		if v.tails[d] {
-			decls = append(decls, v.genTail(d, false), v.genTail(d, true))
+	for _, from := range []int{vectorLevels, maxLaneLevels} {
+		for d := from + 1; d <= maxVectorDepth; d++ {
+			if v.tails[[2]int{from, d}] {
+				decls = append(decls, v.genTail(from, d, false), v.genTail(from, d, true))
+			}
 		}
 	}
 	return decls
@@ -398,6 +403,9 @@ func (v *vecGen) runLoop(s isa, i int, r *vecRun) jen.Code {
 		).Else().Block(
 			jen.Id(laneName(s, r.d, false, regs)).Call(args...),
 		))
+		if r.d > maxLaneLevels {
+			body = append(body, v.tailCall(maxLaneLevels, r))
+		}
 		if regs {
 			return jen.Comment(emit.TreeRange(r.from, r.to-1)).Line().
 				Add(jen.For(t.Clone().Op(":=").Lit(0), t.Clone().Op("<").Lit(r.to-r.from), t.Clone().Op("++")).Block(body...))
@@ -427,17 +435,7 @@ func (v *vecGen) runLoop(s isa, i int, r *vecRun) jen.Code {
 			body = append(body, jen.Id(fmt.Sprintf("vecIndex%d", k)).Call(append([]jen.Code{jen.Op("&").Id("ix")}, bs...)...))
 		}
 		if r.d > k {
-			tail := fmt.Sprintf("vecTail%d", r.d)
-			tt := []jen.Code{
-				jen.Parens(jen.Op("*").Index(jen.Lit(size)).Add(v.cType())).Call(jen.Id("thr").Index(jen.Op(":"))),
-				jen.Parens(jen.Op("*").Index(jen.Lit(size)).Uint32()).Call(jen.Id("fn").Index(jen.Op(":"))),
-				jen.Op("&").Id("ix"),
-			}
-			body = append(body, jen.If(jen.Id("nan")).Block(
-				jen.Id(tail+"NaN").Call(append([]jen.Code{jen.Op("&").Id("blk"), jen.Op("&").Id("nanb")}, tt...)...),
-			).Else().Block(
-				jen.Id(tail).Call(append([]jen.Code{jen.Op("&").Id("blk")}, tt...)...),
-			))
+			body = append(body, v.tailCall(k, r))
 		}
 	}
 	body = append(body, vals)
@@ -450,13 +448,33 @@ func (v *vecGen) runLoop(s isa, i int, r *vecRun) jen.Code {
 		Add(jen.For(t.Clone().Op(":=").Lit(0), t.Clone().Op("<").Lit(r.to-r.from), t.Clone().Op("++")).Block(body...))
 }
 
+// tailCall returns the call of the tail of the trees of run r from level
+// from, for blocks with a NaN and without.
+func (v *vecGen) tailCall(from int, r *vecRun) jen.Code {
+	size := 1 << r.d
+	tail := tailName(from, r.d)
+	tt := []jen.Code{
+		jen.Parens(jen.Op("*").Index(jen.Lit(size)).Add(v.cType())).Call(jen.Id("thr").Index(jen.Op(":"))),
+		jen.Parens(jen.Op("*").Index(jen.Lit(size)).Uint32()).Call(jen.Id("fn").Index(jen.Op(":"))),
+		jen.Op("&").Id("ix"),
+	}
+	if r.tstride == size {
+		tt[0], tt[1] = jen.Id("thr"), jen.Id("fn")
+	}
+	return jen.If(jen.Id("nan")).Block(
+		jen.Id(tail + "NaN").Call(append([]jen.Code{jen.Op("&").Id("blk"), jen.Op("&").Id("nanb")}, tt...)...),
+	).Else().Block(
+		jen.Id(tail).Call(append([]jen.Code{jen.Op("&").Id("blk")}, tt...)...),
+	)
+}
+
 // vectorLeaves reports whether the AVX-512 code of run r adds its leaf
 // values with vectors: single-output trees of a model of one output, no
 // deeper than the vector walk, with values of the type of the
 // accumulators (not Float32Sum) and compared in that type.
 func (v *vecGen) vectorLeaves(r *vecRun) bool {
 	g := v.g
-	return !r.vector && v.g.Model.NumOutputs == 1 && r.d >= 1 && (r.d <= vectorLevels || v.lane) &&
+	return !r.vector && v.g.Model.NumOutputs == 1 && r.d >= 1 && (r.d <= vectorLevels || v.lane && r.d <= maxLaneLevels) &&
 		!g.Sum32() && (v.cbits == 32) == g.Is32()
 }
 
@@ -713,13 +731,14 @@ func (v *vecGen) genIndex(k int) jen.Code {
 }
 
 // genTail declares vecTail<d> (or vecTail<d>NaN, for blocks with a NaN),
-// which walks the rows from level vectorLevels down to level d of a padded
-// tree of depth d, a level at a time: at each level, every row moves one
-// step without a branch, and the rows' steps are independent, so that the
-// processor overlaps them. ix[r] goes from the index, left to right, of
-// the split that row r reaches at level vectorLevels to that of its leaf.
-func (v *vecGen) genTail(d int, nan bool) jen.Code {
-	name, r := fmt.Sprintf("vecTail%d", d), jen.Id("r")
+// which walks the rows from level from (vectorLevels; for vecTail<d>_<from>
+// another) down to level d of a padded tree of depth d, a level at a time:
+// at each level, every row moves one step without a branch, and the rows'
+// steps are independent, so that the processor overlaps them. ix[r] goes
+// from the index, left to right, of the split that row r reaches at level
+// from to that of its leaf.
+func (v *vecGen) genTail(from, d int, nan bool) jen.Code {
+	name, r := tailName(from, d), jen.Id("r")
 	params := []jen.Code{jen.Id("blk").Add(v.blkType())}
 	if nan {
 		name += "NaN"
@@ -741,18 +760,40 @@ func (v *vecGen) genTail(d int, nan bool) jen.Code {
 	step = append(step, jen.Id("ix").Index(r.Clone()).Op("=").Id("j"))
 	doc := name + fmt.Sprintf(" walks the rows of blk from level %d of the padded tree thr, fn, of depth %d, to its leaves, "+
 		"a level at a time: ix[r] goes from the index, left to right, of the split that row r reaches at level %d "+
-		"to the index of its leaf.", vectorLevels, d, vectorLevels)
+		"to the index of its leaf.", from, d, from)
 	if nan {
 		doc += " Missing (NaN) values, the bits of nanb, go where the splits say."
 	}
 	return emit.Doc(doc).Line().Func().Id(name).Params(params...).Block(
-		jen.For(r.Clone().Op(":=").Range().Id("ix")).Block(jen.Id("ix").Index(r.Clone()).Op("+=").Lit(1<<vectorLevels-1)),
-		jen.For(jen.Id("l").Op(":=").Lit(vectorLevels), jen.Id("l").Op("<").Lit(d), jen.Id("l").Op("++")).Block(
+		jen.For(r.Clone().Op(":=").Range().Id("ix")).Block(jen.Id("ix").Index(r.Clone()).Op("+=").Lit(1<<from-1)),
+		jen.For(jen.Id("l").Op(":=").Lit(from), jen.Id("l").Op("<").Lit(d), jen.Id("l").Op("++")).Block(
 			jen.For(r.Clone().Op(":=").Range().Id("ix")).Block(step...),
 		),
 		jen.For(r.Clone().Op(":=").Range().Id("ix")).Block(jen.Id("ix").Index(r.Clone()).Op("-=").Lit(size-1)),
 	)
 }
+
+// tailName returns the name of the tail of trees of depth d from level from.
+func tailName(from, d int) string {
+	if from == vectorLevels {
+		return fmt.Sprintf("vecTail%d", d)
+	}
+	return fmt.Sprintf("vecTail%d_%d", d, from)
+}
+
+// maxLaneLevels is the number of levels of a tree that the lane walk
+// takes; a deeper tree's lower levels are walked row by row (vecTail).
+// Below it, the thresholds of a level (512 at level 9) cost 16 permutes
+// and 15 merges per vector, and as many for the features: measured on 200
+// XGBoost trees on 20 features (bench --simd, float32, quickscorer), the
+// lane walk of every level against the word walk with vecTail: depth 7
+// 723 to 750 ns per row against 1,328 to 1,331; depth 9 1,839 to 1,862
+// against 1,877 to 1,891; depth 10 3,364 to 3,417 against 2,293 to 2,310.
+// With the lane walk of 8 levels and vecTail below: depth 9 1,936 to 1,938
+// against 1,902 to 1,914, depth 10 2,341 to 2,428 against 2,304 to 2,376
+// (7 levels: 2,250), so trees of depth 9 and 10 are about as fast as with
+// the word walk.
+const maxLaneLevels = 8
 
 // vecNaNRight is the bit of an entry of vecF that sends a missing (NaN)
 // value right; the bits below it hold the feature.
@@ -847,11 +888,11 @@ func (v *vecGen) genLane(s isa, d int, nan, regs bool) jen.Code {
 	}
 	var body []jen.Code
 	groups := emit.BatchRows / lanes
-	group := laneGroup(d)
+	group, levels := laneGroup(d), min(d, maxLaneLevels)
 	for g0 := 0; g0 < groups; g0 += group {
 		var stmts, cs []jen.Code
 		for q := g0; q < g0+group; q++ {
-			for l := 0; l < d; l++ {
+			for l := 0; l < levels; l++ {
 				cs = append(cs, jen.Id(laneMask(l, q)))
 			}
 		}
@@ -859,7 +900,7 @@ func (v *vecGen) genLane(s isa, d int, nan, regs bool) jen.Code {
 		for q := g0; q < g0+group; q++ {
 			stmts = append(stmts, jen.Id(laneIdx(q)).Op(":=").Qual(simd, "Uint32x16").Values())
 		}
-		for l := 0; l < d; l++ {
+		for l := 0; l < levels; l++ {
 			for q := g0; q < g0+group; q++ {
 				stmts = append(stmts, v.laneLevel(q, l, nan)...)
 			}
@@ -883,7 +924,13 @@ func (v *vecGen) genLane(s isa, d int, nan, regs bool) jen.Code {
 	if regs {
 		doc += "adds the value of each row's leaf, of val, to its accumulator in a."
 	} else {
-		doc += "sets ix[r] to the index of the leaf of row r."
+		if levels < d {
+			doc = fmt.Sprintf("%s walks the top %d levels of the padded tree thr, fn, of depth %d, for the batchRows rows of blk, %d rows at a time "+
+				"with %s instructions, each lane down its own row's path, and sets ix[r] to the index, left to right, "+
+				"of the split that row r reaches at level %d.", laneName(s, d, nan, regs), levels, d, lanes, s.name, levels)
+		} else {
+			doc += "sets ix[r] to the index of the leaf of row r."
+		}
 	}
 	if nan {
 		doc += " Missing (NaN) values go where vecF says."
