@@ -2,7 +2,8 @@
 // trees (every leaf at the tree's depth, splits in heap order) and generates
 // the code that walks them: the branch-free walk of a block of rows, one
 // level at a time, that backends give PredictBatch, and the vectorised
-// walk of the build-tagged vector file.
+// walks of the build-tagged vector file (vector.go: the lane walk of
+// AVX-512 in float32, the word walk otherwise).
 package perfect
 
 import (
