@@ -239,8 +239,8 @@ func preprocess(x *[NumFeatures]float64) (y [NumFeatures]float64) {
 // negZero is -0, which Go constants cannot express.
 var negZero = float64(math.Copysign(0, -1))
 
-// mixedTreegenRuns_regenerate_f356a2143b8c ties the files of this run of
+// mixedTreegenRuns_regenerate_6969aa714e46 ties the files of this run of
 // treegen together: every tree file refers to it, so that a directory that
 // mixes files of different runs does not build. Run treegen gen again if
 // the build says that it is undefined.
-const mixedTreegenRuns_regenerate_f356a2143b8c = true
+const mixedTreegenRuns_regenerate_6969aa714e46 = true

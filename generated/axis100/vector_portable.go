@@ -15,7 +15,7 @@ package axis100
 func vectorBlock(x *[batchRows * NumFeatures]float32, a *[batchRows * NumOutputs]float64) {}
 
 // This file builds only with the predict.go of the same run of treegen.
-// The build error "undefined: mixedTreegenRuns_regenerate_f356a2143b8c"
+// The build error "undefined: mixedTreegenRuns_regenerate_6969aa714e46"
 // means that this directory mixes files of different runs (an interrupted
 // treegen gen, files copied by hand): run treegen gen again.
-const _ = mixedTreegenRuns_regenerate_f356a2143b8c
+const _ = mixedTreegenRuns_regenerate_6969aa714e46

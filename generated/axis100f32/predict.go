@@ -240,8 +240,8 @@ func preprocess(x *[NumFeatures]float32) (y [NumFeatures]float32) {
 // negZero is -0, which Go constants cannot express.
 var negZero = float32(math.Copysign(0, -1))
 
-// mixedTreegenRuns_regenerate_183f4033a96e ties the files of this run of
+// mixedTreegenRuns_regenerate_3b96b0c2963f ties the files of this run of
 // treegen together: every tree file refers to it, so that a directory that
 // mixes files of different runs does not build. Run treegen gen again if
 // the build says that it is undefined.
-const mixedTreegenRuns_regenerate_183f4033a96e = true
+const mixedTreegenRuns_regenerate_3b96b0c2963f = true
