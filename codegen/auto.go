@@ -40,10 +40,10 @@ const (
 	// not pad cheaply (deep and lopsided ones), quickscorer is picked
 	// for at least autoScorerMinTrees trees whose splits number at most
 	// autoScorerMaxThresholds per feature; otherwise ifelse. QuickScorer
-	// scans, per feature, the thresholds below the row's value: 2 to 4
-	// times faster than ifelse on 512 trees with about 130 thresholds
-	// per feature, 2 to 3 times slower with 2,000 (8 features), and a
-	// tie at 64 trees.
+	// scans, per feature, the thresholds below the row's value: about 3
+	// times faster than ifelse on 512 trees with 120 to 130 thresholds
+	// per feature, 2 to 6 times slower with 2,000 and more (8
+	// features), and a tie at 64 trees.
 	autoScorerMinTrees      = 256
 	autoScorerMaxThresholds = 256
 )
