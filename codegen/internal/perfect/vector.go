@@ -239,7 +239,10 @@ func (v *vecGen) layRun(from, to int) *vecRun {
 	}
 	size := 1 << r.d
 	r.stride = size * r.w
-	r.tstride = max(size, 2*isas[0].lanes(32)) // the lane walk loads 16 entries from split 2^l - 1 of level l
+	r.tstride = size
+	if v.laneWalk(isas[0], r) {
+		r.tstride = max(size, 2*isas[0].lanes(32)) // the lane walk loads 16 entries from split 2^l - 1 of level l
+	}
 	if v.vectorLeaves(r) {
 		r.stride = max(r.stride, isas[0].lanes(v.cbits)) // a whole vector to permute
 	}
@@ -808,11 +811,18 @@ const vecNaNRight = 1 << 16
 // row).
 const maxLaneFeatures = 64
 
+// minLaneDepth is the shallowest run that the lane walk takes. Its tables
+// hold at least 32 entries per tree (a level's 16-entry load may start at
+// split 15), 16 times what a stump needs: 100,000 stumps made a vector
+// file of 29 MB, which gen took 2 GB to format. Runs of shallower trees
+// keep the word walk, whose six levels cover them in one pass.
+const minLaneDepth = 4
+
 // laneWalk reports whether the code of run r for isa s walks its trees
 // with vecLane: the AVX-512 code of a model compared in float32 with at
-// most maxLaneFeatures features.
+// most maxLaneFeatures features, for trees at least minLaneDepth deep.
 func (v *vecGen) laneWalk(s isa, r *vecRun) bool {
-	return s == isas[0] && v.lane && r.d >= 1
+	return s == isas[0] && v.lane && r.d >= minLaneDepth
 }
 
 // laneName returns the name of the lane walk of trees of depth d.
