@@ -24,7 +24,8 @@ const maxVectorDepth = 10
 // block, transposed feature-major (vecLoad: blk[f][r]).
 //
 // The lane walk (genLane: vecLane<d>_512) is the AVX-512 code of models
-// compared in float32 with at most maxLaneFeatures features: each of the
+// compared in float32 with at most maxLaneFeatures features, for runs of
+// trees at least minLaneDepth deep: each of the
 // 16 lanes of a vector follows its own row down the tree, a level at a
 // time, and splits that no row of the lane reaches cost nothing. At level
 // l a lane's path so far indexes the level's 2^l thresholds (heap order in
@@ -41,8 +42,8 @@ const maxVectorDepth = 10
 // before each VPBROADCASTD, and the profile puts most of the time at those
 // reloads (8,600 to 11,900 ns per row for the depth-8 model below, against
 // 1,550 without them), so the constants are vectors in memory (vecBit) and
-// the masks become path bits with VPMOVM2D. Trees deeper than 6 walk two vectors of rows
-// together (laneGroup). Measured on this project's reference machine with
+// the masks become path bits with VPMOVM2D. Trees deeper than 6 walk two
+// vectors of rows together (laneGroup). Measured on this project's reference machine with
 // bench --simd, float32, 2,048 rows, the best backend: 300 XGBoost trees
 // of depth 8 on 20 features from 2,354 ns per row (the word walk below with
 // vecTail) to 1,192; depth 6 on 50 features, 100 trees, 330 to 304, 1,000
@@ -54,7 +55,7 @@ const maxVectorDepth = 10
 // 1,750).
 //
 // The word walk (genWalk, vecIndex, vecTail) is the code of AVX2, and of
-// AVX-512 in float64 or with many features: every split of the top
+// AVX-512 in float64, with many features or for shallow trees: every split of the top
 // vectorLevels levels is compared with all the rows, giving per level a
 // word whose bit r says that row r goes right, and a deeper tree's lower
 // levels are walked row by row (vecTail).
