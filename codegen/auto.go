@@ -72,6 +72,7 @@ func Choose(m *ir.Model) (Choice, error) {
 		trees = "1 tree"
 	}
 	axis := quickscorer.Check(m) == nil
+	walks := axis && walk.Check(m) == nil
 	depths, splits := 0, 0
 	for i := range m.Trees {
 		depths += m.Trees[i].Depth()
@@ -85,9 +86,9 @@ func Choose(m *ir.Model) (Choice, error) {
 		return Choice{ifelse.Backend{}, trees + ", not all of axis splits and constant leaves: ifelse is the backend that compiles them"}, nil
 	case axis && n < autoMinTrees:
 		return Choice{ifelse.Backend{}, fmt.Sprintf("%s of axis splits and constant leaves (fewer than %d trees): nested ifs are the fastest one row per call", trees, autoMinTrees)}, nil
-	case axis && walk.Check(m) == nil && depths >= autoWalkDepthPerFeature*p:
+	case walks && depths >= autoWalkDepthPerFeature*p:
 		return Choice{walk.Backend{}, fmt.Sprintf("%s of axis splits and constant leaves that pad cheaply into perfect trees, their depths adding up to %d, at least %d per feature (%d): walking them branch-free is the fastest one row per call", trees, depths, autoWalkDepthPerFeature, m.NumFeatures)}, nil
-	case axis && walk.Check(m) == nil:
+	case walks:
 		return Choice{ifelse.Backend{}, fmt.Sprintf("%s of axis splits and constant leaves, their depths adding up to %d, fewer than %d per feature (%d): nested ifs are faster one row per call than walking them from a copy of the row", trees, depths, autoWalkDepthPerFeature, m.NumFeatures)}, nil
 	case axis && n >= autoScorerMinTrees && splits <= autoScorerMaxThresholds*p:
 		return Choice{quickscorer.Backend{}, fmt.Sprintf("%s of axis splits and constant leaves, not all of which pad cheaply into perfect trees (%s), with %d splits, at most %d per feature (%d): QuickScorer's bitvectors are the fastest one row per call", trees, unpadded(m), splits, autoScorerMaxThresholds, m.NumFeatures)}, nil

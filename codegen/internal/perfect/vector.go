@@ -382,13 +382,11 @@ func (v *vecGen) genBlock(s isa) jen.Code {
 func (v *vecGen) runLoop(s isa, i int, r *vecRun) jen.Code {
 	size, k := 1<<r.d, min(r.d, vectorLevels)
 	t := jen.Id("t")
-	thr := jen.Id("thr").Op(":=").Parens(jen.Op("*").Index(jen.Lit(r.tstride)).Add(v.cType())).
-		Call(jen.Id(fmt.Sprintf("vecT%d", i)).Index(t.Clone().Op("*").Lit(r.tstride).Op(":")))
-	fn := jen.Id("fn").Op(":=").Parens(jen.Op("*").Index(jen.Lit(r.tstride)).Uint32()).
-		Call(jen.Id(fmt.Sprintf("vecF%d", i)).Index(t.Clone().Op("*").Lit(r.tstride).Op(":")))
-	vals := jen.Id("val").Op(":=").Parens(jen.Op("*").Index(jen.Lit(r.stride)).Add(emit.ValType(v.g))).
-		Call(jen.Id(fmt.Sprintf("vecV%d", i)).Index(t.Clone().Op("*").Lit(r.stride).Op(":")))
+	thr := jen.Id("thr").Op(":=").Add(arrayView(r.tstride, v.cType(), jen.Id(fmt.Sprintf("vecT%d", i)).Index(t.Clone().Op("*").Lit(r.tstride).Op(":"))))
+	fn := jen.Id("fn").Op(":=").Add(arrayView(r.tstride, jen.Uint32(), jen.Id(fmt.Sprintf("vecF%d", i)).Index(t.Clone().Op("*").Lit(r.tstride).Op(":"))))
+	vals := jen.Id("val").Op(":=").Add(arrayView(r.stride, emit.ValType(v.g), jen.Id(fmt.Sprintf("vecV%d", i)).Index(t.Clone().Op("*").Lit(r.stride).Op(":"))))
 	var body []jen.Code
+	addLeaves := true // the loop adds the leaf values after the walk
 	switch {
 	case k == 0:
 		body = append(body, jen.Id("ix").Op("=").Index(jen.Id("batchRows")).Uint32().Values())
@@ -396,23 +394,20 @@ func (v *vecGen) runLoop(s isa, i int, r *vecRun) jen.Code {
 		regs := v.leavesInRegisters(s, r)
 		args := []jen.Code{jen.Op("&").Id("blk"), jen.Id("thr"), jen.Id("fn")}
 		if regs {
+			// The lane walk adds the leaf values itself.
 			args = append(args, jen.Id("val"), jen.Id("a"))
 			body = append(body, thr, fn, vals)
+			addLeaves = false
 		} else {
 			args = append(args, jen.Op("&").Id("ix"))
 			body = append(body, thr, fn)
 		}
-		body = append(body, jen.If(jen.Id("nan")).Block(
+		body = append(body, ifNaN(
 			jen.Id(laneName(s, r.d, true, regs)).Call(args...),
-		).Else().Block(
 			jen.Id(laneName(s, r.d, false, regs)).Call(args...),
 		))
 		if r.d > maxLaneLevels {
 			body = append(body, v.tailCall(maxLaneLevels, r))
-		}
-		if regs {
-			return jen.Comment(emit.TreeRange(r.from, r.to-1)).Line().
-				Add(jen.For(t.Clone().Op(":=").Lit(0), t.Clone().Op("<").Lit(r.to-r.from), t.Clone().Op("++")).Block(body...))
 		}
 	default:
 		body = append(body, thr, fn)
@@ -423,15 +418,14 @@ func (v *vecGen) runLoop(s isa, i int, r *vecRun) jen.Code {
 		top := []jen.Code{jen.Id("thr"), jen.Id("fn")}
 		if k < r.d || r.tstride != size {
 			top = []jen.Code{
-				jen.Parens(jen.Op("*").Index(jen.Lit(1 << k)).Add(v.cType())).Call(jen.Id("thr").Index(jen.Op(":"))),
-				jen.Parens(jen.Op("*").Index(jen.Lit(1 << k)).Uint32()).Call(jen.Id("fn").Index(jen.Op(":"))),
+				arrayView(1<<k, v.cType(), jen.Id("thr").Index(jen.Op(":"))),
+				arrayView(1<<k, jen.Uint32(), jen.Id("fn").Index(jen.Op(":"))),
 			}
 		}
 		body = append(body,
 			jen.Var().List(bs...).Uint64(),
-			jen.If(jen.Id("nan")).Block(
+			ifNaN(
 				jen.List(bs...).Op("=").Id(walkName(s, k, true)).Call(append([]jen.Code{jen.Op("&").Id("blk"), jen.Op("&").Id("nanb")}, top...)...),
-			).Else().Block(
 				jen.List(bs...).Op("=").Id(walkName(s, k, false)).Call(append([]jen.Code{jen.Op("&").Id("blk")}, top...)...),
 			),
 		)
@@ -442,14 +436,28 @@ func (v *vecGen) runLoop(s isa, i int, r *vecRun) jen.Code {
 			body = append(body, v.tailCall(k, r))
 		}
 	}
-	body = append(body, vals)
-	if v.leavesInRegisters(s, r) {
-		body = append(body, v.vectorLeafAdd(s, r)...)
-	} else {
-		body = append(body, v.leafAdd(i, r)...)
+	if addLeaves {
+		body = append(body, vals)
+		if v.leavesInRegisters(s, r) {
+			body = append(body, v.vectorLeafAdd(s, r)...)
+		} else {
+			body = append(body, v.leafAdd(i, r)...)
+		}
 	}
 	return jen.Comment(emit.TreeRange(r.from, r.to-1)).Line().
 		Add(jen.For(t.Clone().Op(":=").Lit(0), t.Clone().Op("<").Lit(r.to-r.from), t.Clone().Op("++")).Block(body...))
+}
+
+// arrayView returns (*[n]typ)(slice): the first n elements of slice as an
+// array pointer, whose constant size spares the walks their bounds checks.
+func arrayView(n int, typ, slice *jen.Statement) *jen.Statement {
+	return jen.Parens(jen.Op("*").Index(jen.Lit(n)).Add(typ)).Call(slice)
+}
+
+// ifNaN returns "if nan { withNaN } else { without }": the block holds a
+// missing value or not.
+func ifNaN(withNaN, without jen.Code) jen.Code {
+	return jen.If(jen.Id("nan")).Block(withNaN).Else().Block(without)
 }
 
 // tailCall returns the call of the tail of the trees of run r from level
@@ -458,16 +466,15 @@ func (v *vecGen) tailCall(from int, r *vecRun) jen.Code {
 	size := 1 << r.d
 	tail := tailName(from, r.d)
 	tt := []jen.Code{
-		jen.Parens(jen.Op("*").Index(jen.Lit(size)).Add(v.cType())).Call(jen.Id("thr").Index(jen.Op(":"))),
-		jen.Parens(jen.Op("*").Index(jen.Lit(size)).Uint32()).Call(jen.Id("fn").Index(jen.Op(":"))),
+		arrayView(size, v.cType(), jen.Id("thr").Index(jen.Op(":"))),
+		arrayView(size, jen.Uint32(), jen.Id("fn").Index(jen.Op(":"))),
 		jen.Op("&").Id("ix"),
 	}
 	if r.tstride == size {
 		tt[0], tt[1] = jen.Id("thr"), jen.Id("fn")
 	}
-	return jen.If(jen.Id("nan")).Block(
-		jen.Id(tail + "NaN").Call(append([]jen.Code{jen.Op("&").Id("blk"), jen.Op("&").Id("nanb")}, tt...)...),
-	).Else().Block(
+	return ifNaN(
+		jen.Id(tail+"NaN").Call(append([]jen.Code{jen.Op("&").Id("blk"), jen.Op("&").Id("nanb")}, tt...)...),
 		jen.Id(tail).Call(append([]jen.Code{jen.Op("&").Id("blk")}, tt...)...),
 	)
 }
