@@ -166,28 +166,37 @@
 // # Vector blocks
 //
 // Built with GOEXPERIMENT=simd on amd64, a float32 package whose trees
-// include a level group of depth 6 at most gets a vector file that
-// PredictBatch uses for its blocks of 64 rows, NaN included: those level
-// groups are evaluated with AVX-512 (or AVX2) vectors whose lanes are rows
-// (16 or 8 float32 rows), tree by tree and level by level over the nodes
-// that some row of the lanes reaches; the other trees are scored row by
-// row, in tree order. Every lane does the interpreter's operations for its
-// row, in its order (separate multiplications and additions, the
-// smooth-step clipped by comparison masks), so the results are the same
-// bits (vector.go says why the nodes that a lane's row does not reach
-// change nothing). BatchInstructions names the instructions used.
+// include a level group that the vector code evaluates gets a vector file
+// that PredictBatch uses for its blocks of 64 rows, NaN included; the
+// other trees are scored row by row, in tree order. Two layouts:
+//
+//   - Rows in lanes, for level groups of depth 6 at most (vector.go), with
+//     AVX-512 or AVX2: 16 or 8 float32 rows a vector, tree by tree and
+//     level by level over the nodes that some row of the lanes reaches.
+//   - Nodes in lanes, for dense level groups of depth 7 or more with one
+//     γ (lanes.go), with AVX-512 only: a row at a time, the nodes of a
+//     tree in blocks of 16, a node in each lane, over the blocks that the
+//     row reaches. Its node tables and working memory live on the heap,
+//     64-byte aligned, the working memory in a small pool (a buffered
+//     channel) so that nothing is allocated per call.
+//
+// Every lane does the interpreter's operations for its row and node, in
+// its order (separate multiplications and additions, the smooth-step
+// clipped by comparison masks), so the results are the same bits
+// (vector.go says why the nodes that a row does not reach change
+// nothing). BatchInstructions names the instructions used.
 //
 // The vector file is generated only where it measured faster than the
 // portable code. On a TEL-like model of 10 trees of 20 dense features
-// (AVX-512, docs/SMOOTHSTEP.md), float32 blocks took 381 ns per row
-// against 628 portable at depth 4, 913 against 1,217 at depth 6, 1,514
-// against 1,576 at depth 7 and 2,525 against 2,035 at depth 8, where the
-// 16 rows of a vector reach too many nodes between them; float64 blocks,
-// 8 rows a vector, took 911 against 1,027 at depth 4 but lost at depths 6
-// (1,546 against 1,289) and 8 (4,348 against 2,044). So
-// float64 packages have no vector file, nor packages whose level groups
-// are all deeper than 6 (where a package has both, the vector blocks score
-// the deeper groups row by row).
+// (AVX-512, docs/SMOOTHSTEP.md), rows in lanes took 381 ns per row
+// against 628 portable at depth 4 and 913 against 1,217 at depth 6, but
+// lost at depth 8 (2,525 against 2,035), where the 16 rows of a vector
+// reach too many nodes between them; nodes in lanes took 1,002 against
+// 1,595 to 2,140 at depth 7, 1,306 to 1,811 against 2,008 to 2,085 at
+// depth 8, and 2,356 against 3,173 at depth 9. Float64 vector blocks, 8 rows a vector,
+// took 911 against 1,027 at depth 4 but lost at depths 6 (1,546 against
+// 1,289) and 8 (4,348 against 2,044), so float64 packages have no vector
+// file.
 //
 // # Pruning
 //

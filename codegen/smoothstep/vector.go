@@ -2,6 +2,7 @@ package smoothstep
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/dave/jennifer/jen"
@@ -41,10 +42,11 @@ import (
 //
 // The frontier of one tree has at most 2^(D-1) nodes: it fits arrays of
 // that size, and no row needs the depth-first fallback of the scalar code.
-// Groups deeper than vlvMaxDepth, groups whose leaves have more than 8
-// values, and the other trees are scored row by row by the scalar code,
-// each in its turn, so that every row's accumulators receive the tree
-// values in tree order.
+// Deeper groups are evaluated with AVX-512 a node in each lane (lanes.go)
+// when they are dense and have one γ. The other deep groups, groups whose
+// leaves have more than 8 values, and the other trees are scored row by
+// row by the scalar code, each in its turn, so that every row's
+// accumulators receive the tree values in tree order.
 
 // vlvMaxDepth is the depth of the deepest level group that the vector code
 // evaluates: deeper groups measured no faster than the portable code (as
@@ -98,19 +100,32 @@ func (Backend) Vector(g *emit.Gen, opts emit.Options) ([]jen.Code, error) {
 	if err != nil {
 		return nil, err
 	}
-	some := false
+	rows, nodes := false, false
 	for _, l := range layouts {
-		some = some || vectorizable(l)
+		rows = rows || vectorizable(l)
+		nodes = nodes || nodesInLanes(l)
 	}
-	if !some {
+	isas := vecISAs
+	switch {
+	case !rows && !nodes:
 		return nil, nil
+	case !rows:
+		isas = vecISAs[:1] // nodes in lanes take AVX-512; without it, the portable code
 	}
-	decls := genVectorInit(g)
-	for _, v := range vecISAs {
+	decls := genVectorInit(g, isas)
+	for _, v := range isas {
 		decls = append(decls, genVectorBlock(g, v, units, layouts))
 		for _, l := range layouts {
 			if vectorizable(l) {
 				decls = append(decls, genVlvTrees(g, v, l))
+			}
+		}
+	}
+	if nodes {
+		decls = append(decls, genNlShared(g.Model.NumFeatures)...)
+		for _, l := range layouts {
+			if nodesInLanes(l) {
+				decls = append(decls, genNlGroup(g, l)...)
 			}
 		}
 	}
@@ -120,23 +135,26 @@ func (Backend) Vector(g *emit.Gen, opts emit.Options) ([]jen.Code, error) {
 // genVectorInit declares the init function that sets vectorISA to the
 // first of vecISAs that the processor has, and vectorBlock, which calls the
 // block function of the one that vectorISA names.
-func genVectorInit(g *emit.Gen) []jen.Code {
+func genVectorInit(g *emit.Gen, isas []vecISA) []jen.Code {
 	var cases []jen.Code
-	for _, v := range vecISAs {
+	for _, v := range isas {
 		cases = append(cases, jen.Case(jen.Qual("simd/archsimd", "X86").Dot(v.feature).Call()).Block(
 			jen.Id("vectorISA").Op("=").Lit(v.name),
 		))
 	}
 	x, a := jen.Id("x"), jen.Id("a")
-	wide, narrow := vecISAs[0], vecISAs[1]
+	wide := isas[0]
+	run := jen.Id("vectorBlock"+wide.id).Call(x.Clone(), a.Clone())
+	if len(isas) > 1 {
+		narrow := isas[1]
+		run = jen.If(jen.Id("vectorISA").Op("==").Lit(wide.name)).Block(run).Else().Block(
+			jen.Id("vectorBlock"+narrow.id).Call(x, a),
+		)
+	}
 	return []jen.Code{
 		emit.Doc("init sets vectorISA to the widest instructions the processor has that vectorBlock has code for.").Line().
 			Func().Id("init").Params().Block(jen.Switch().Block(cases...)),
-		g.VectorFunc(jen.If(jen.Id("vectorISA").Op("==").Lit(wide.name)).Block(
-			jen.Id("vectorBlock"+wide.id).Call(x.Clone(), a.Clone()),
-		).Else().Block(
-			jen.Id("vectorBlock"+narrow.id).Call(x, a),
-		)),
+		g.VectorFunc(run),
 	}
 }
 
@@ -152,7 +170,8 @@ func xtType(g *emit.Gen, v vecISA) *jen.Statement {
 // evaluates with its function, the other units row by row.
 func genVectorBlock(g *emit.Gen, v vecISA, units []emit.Unit, layouts []*lvLayout) jen.Code {
 	W, r, j := jen.Lit(v.lanes), jen.Id("r"), jen.Id("j")
-	body := []jen.Code{
+	var body []jen.Code
+	transpose := []jen.Code{
 		jen.Var().Id("xt").Add(xtType(g, v)),
 		jen.For(r.Clone().Op(":=").Lit(0), r.Clone().Op("<").Id("batchRows"), r.Clone().Op("++")).Block(
 			jen.For(j.Clone().Op(":=").Lit(0), j.Clone().Op("<").Id("NumFeatures"), j.Clone().Op("++")).Block(
@@ -160,6 +179,12 @@ func genVectorBlock(g *emit.Gen, v vecISA, units []emit.Unit, layouts []*lvLayou
 					Id("x").Index(r.Clone().Op("*").Id("NumFeatures").Op("+").Add(j.Clone())),
 			),
 		),
+	}
+	for _, l := range layouts {
+		if vectorizable(l) {
+			body = transpose
+			break
+		}
 	}
 	var rowCalls []jen.Code
 	flush := func() {
@@ -181,15 +206,27 @@ func genVectorBlock(g *emit.Gen, v vecISA, units []emit.Unit, layouts []*lvLayou
 			body = append(body, jen.Id(l.name("vlvTrees")+v.id).Call(jen.Op("&").Id("xt"), jen.Id("a")))
 			continue
 		}
+		if l := layouts[i]; v == nlF32 && nodesInLanes(l) {
+			flush()
+			body = append(body, jen.Id(l.name("nlTrees")).Call(jen.Id("x"), jen.Id("a")))
+			continue
+		}
 		rowCalls = append(rowCalls, u.Calls...)
 	}
 	flush()
 	block := func(n string, typ jen.Code) *jen.Statement {
 		return jen.Op("*").Index(jen.Id("batchRows").Op("*").Id(n)).Add(typ)
 	}
+	how := fmt.Sprintf("the level groups %d rows at a time, one in each lane of a vector, the other trees row by row", v.lanes)
+	switch {
+	case v == nlF32 && !slices.ContainsFunc(layouts, vectorizable):
+		how = "the level groups a node in each lane of a vector, the other trees row by row"
+	case v == nlF32 && slices.ContainsFunc(layouts, nodesInLanes):
+		how = fmt.Sprintf("the level groups of depth %d at most %d rows at a time, one in each lane of a vector, "+
+			"the deeper ones a node in each lane, the other trees row by row", vlvMaxDepth, v.lanes)
+	}
 	return emit.Doc(fmt.Sprintf("vectorBlock%s adds the values of all the trees to the accumulators of the batchRows rows of x, "+
-		"row by row in a, in tree order, with %s instructions: the level groups %d rows at a time, one in each lane of a vector, "+
-		"the other trees row by row.", v.id, v.name, v.lanes)).Line().
+		"row by row in a, in tree order, with %s instructions: %s.", v.id, v.name, how)).Line().
 		Func().Id("vectorBlock"+v.id).Params(
 		jen.Id("x").Add(block("NumFeatures", g.VectorInput())),
 		jen.Id("a").Add(block("NumOutputs", g.Float())),
