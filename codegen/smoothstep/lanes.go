@@ -95,7 +95,8 @@ func nlCap(D int) int { return nlRows<<(D-4) + nlChain }
 // of depth D on p features (nlScratch).
 func nlScratchSize(D, p int) int {
 	c := nlCap(D)
-	return nlRows*p*64 + 2*c*64 + (8+nlChain+9+6)*64 + 2*c*4 + c*2
+	vectors := nlRows*p + 2*c + 8 + nlChain + nlMaxConsts + 6 // xw, pa and pb, ts, ms, kc, ks
+	return vectors*64 + 2*c*4 + c*2
 }
 
 // nodesInLanes reports whether the nodes-in-lanes code evaluates level
@@ -331,7 +332,7 @@ func genNlScratch(l *lvLayout) jen.Code {
 		jen.Id("xw").Index(jen.Lit(nlRows)).Add(nlRow()).Comment("row r's value of feature f in every lane of xw[r][f]"),
 		jen.List(jen.Id("pa"), jen.Id("pb")).Add(nlArr(c.Clone())).Comment("the path probabilities of the nodes of the entries"),
 		jen.Id("ts").Add(nlArr(jen.Lit(8))).Comment("the margins of nlTop"),
-		jen.Id("kc").Add(nlArr(jen.Lit(len(nlConsts(l))))).Comment("the constants of nlStep"),
+		jen.Id("kc").Add(nlArr(jen.Lit(len(nlConsts(nil, l))))).Comment("the constants of nlStep"),
 		jen.Id("ks").Index(jen.Lit(6)).Index(jen.Lit(16)).Uint32().Comment("a copy of nlSel"),
 		jen.Id("ms").Add(nlArr(jen.Lit(nlChain))).Comment("the margins of nlDot"),
 		jen.List(jen.Id("ea"), jen.Id("eb")).Index(c.Clone()).Int32().Comment("the entries of two lists"),
@@ -390,40 +391,47 @@ func genNlTrees(g *emit.Gen, l *lvLayout) jen.Code {
 	)
 }
 
-// nlConsts are the names of the constant vectors of the smooth-step, in
-// the order of nlStep's parameters.
-func nlConsts(l *lvLayout) []string {
-	c := []string{"zero", "one", "two", "c15", "c05"}
-	if l.gammas[0] != 1 {
-		c = append(c, "gamma")
+// nlConst is a constant vector of the smooth-step: its name in the code
+// and the value of its lanes.
+type nlConst struct {
+	name string
+	val  jen.Code
+}
+
+// nlMaxConsts is the largest number of nlConsts.
+const nlMaxConsts = 8
+
+// nlConsts returns the constant vectors of the smooth-step of group l, in
+// the order of nlStep's parameters; their values are in F of g (nil when
+// only the names are needed).
+func nlConsts(g *emit.Gen, l *lvLayout) []nlConst {
+	lit := func(v float64) jen.Code {
+		if g == nil {
+			return nil
+		}
+		return g.Lit(v)
 	}
-	return append(c, "half", "nhalf")
+	c := []nlConst{{"zero", jen.Lit(0)}, {"one", jen.Lit(1)}, {"two", jen.Lit(2)}, {"c15", jen.Lit(1.5)}, {"c05", jen.Lit(0.5)}}
+	if l.gammas[0] != 1 {
+		c = append(c, nlConst{"gamma", lit(l.gammas[0])})
+	}
+	return append(c, nlConst{"half", lit(l.halves[0])}, nlConst{"nhalf", lit(-l.halves[0])})
 }
 
 // genNlStep declares nlStep: the smooth-steps of the margins m of a block,
 // lane by lane as the interpreter computes them (see vlvStep), a NaN margin
 // going to d (1 left, 0 right).
 func genNlStep(l *lvLayout) jen.Code {
-	m, s, u := jen.Id("m"), jen.Id("s"), jen.Id("u")
+	m := jen.Id("m")
 	var cs []jen.Code
-	for _, c := range nlConsts(l) {
-		cs = append(cs, jen.Id(c))
+	for _, c := range nlConsts(nil, l) {
+		cs = append(cs, jen.Id(c.name))
 	}
-	uv := m.Clone().Dot("Div").Call(jen.Id("gamma"))
-	if l.gammas[0] == 1 {
-		uv = m.Clone().Comment("m/1 == m")
-	}
+	body := append(vecCubic(l.gammas[0] == 1), jen.Return(jen.Id("d").Dot("Merge").Call(jen.Id("s"), m.Clone().Dot("IsNaN").Call())))
 	name := l.name("nlStep")
 	return emit.Doc(fmt.Sprintf("%s returns the smooth-steps of the margins m of a block of nodes of %s, lane by lane as %s computes them: "+
 		"the cubic of u = m/γ, then 0 where m <= -γ/2, 1 where m >= γ/2, and d where m is NaN.", name, l.trees, l.name("lvTrees"))).Line().
-		Func().Id(name).Params(jen.List(append([]jen.Code{m.Clone(), jen.Id("d")}, cs...)...).Qual("simd/archsimd", nlF32.typ)).Qual("simd/archsimd", nlF32.typ).Block(
-		u.Clone().Op(":=").Add(uv),
-		s.Clone().Op(":=").Add(u.Clone()).Dot("Mul").Call(jen.Id("c15").Dot("Sub").Call(jen.Id("two").Dot("Mul").Call(u.Clone()).Dot("Mul").Call(u.Clone()))).
-			Dot("Add").Call(jen.Id("c05")),
-		s.Clone().Op("=").Id("zero").Dot("Merge").Call(s.Clone(), m.Clone().Dot("LessEqual").Call(jen.Id("nhalf"))),
-		s.Clone().Op("=").Id("one").Dot("Merge").Call(s.Clone(), m.Clone().Dot("GreaterEqual").Call(jen.Id("half"))),
-		jen.Return(jen.Id("d").Dot("Merge").Call(s.Clone(), m.Clone().Dot("IsNaN").Call())),
-	)
+		Func().Id(name).Params(jen.List(append([]jen.Code{m.Clone(), jen.Id("d")}, cs...)...).Qual("simd/archsimd", nlF32.typ)).Qual("simd/archsimd", nlF32.typ).Block(body...)
 }
 
 // genNlSub declares nlSub, the nodes-in-lanes evaluation of the group for
@@ -435,15 +443,15 @@ func genNlSub(g *emit.Gen, l *lvLayout) jen.Code {
 	NB, S := nlBlocks(l.D), l.D-4
 	table := l.nan == lvNaNTable
 	var consts []jen.Code
-	for _, c := range nlConsts(l) {
-		consts = append(consts, id(c))
+	for _, c := range nlConsts(nil, l) {
+		consts = append(consts, id(c.name))
 	}
 	// load returns the definitions of the constants of nlStep, the
 	// permutes named (of nlSel's rows), and dflt, loaded from sc.
 	load := func(perms ...string) []jen.Code {
 		var names, loads []jen.Code
-		for q, c := range nlConsts(l) {
-			names, loads = append(names, id(c)), append(loads, ld(id("sc").Dot("kc").Index(jen.Lit(q))))
+		for q, c := range nlConsts(nil, l) {
+			names, loads = append(names, id(c.name)), append(loads, ld(id("sc").Dot("kc").Index(jen.Lit(q))))
 		}
 		for q, pn := range perms {
 			if pn != "" {
@@ -625,13 +633,8 @@ func genNlSub(g *emit.Gen, l *lvLayout) jen.Code {
 			),
 		),
 	}
-	kv := []jen.Code{jen.Lit(0), jen.Lit(1), jen.Lit(2), jen.Lit(1.5), jen.Lit(0.5)}
-	if l.gammas[0] != 1 {
-		kv = append(kv, g.Lit(l.gammas[0]))
-	}
-	kv = append(kv, g.Lit(l.halves[0]), g.Lit(-l.halves[0]))
-	for q, k := range kv {
-		body = append(body, bc(k).Dot("Store").Call(jen.Op("&").Id("sc").Dot("kc").Index(jen.Lit(q))))
+	for q, c := range nlConsts(g, l) {
+		body = append(body, bc(c.val).Dot("Store").Call(jen.Op("&").Id("sc").Dot("kc").Index(jen.Lit(q))))
 	}
 	for q := 0; q < 6; q++ {
 		body = append(body, nlLoadSel(q).Dot("Store").Call(jen.Op("&").Id("sc").Dot("ks").Index(jen.Lit(q))))

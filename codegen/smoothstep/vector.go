@@ -400,17 +400,7 @@ func vlvStep(g *emit.Gen, v vecISA, l *lvLayout) []jen.Code {
 			v.broadcast(jen.Op("-").Id(l.name("lvH")).Index(jen.Id("r"))),
 		))
 	}
-	u := m.Clone().Dot("Div").Call(jen.Id("gamma"))
-	if !l.stepTables && l.gammas[0] == 1 {
-		u = m.Clone().Comment("m/1 == m")
-	}
-	stmts = append(stmts,
-		jen.Id("u").Op(":=").Add(u),
-		s.Clone().Op(":=").Id("u").Dot("Mul").Call(jen.Id("c15").Dot("Sub").Call(jen.Id("two").Dot("Mul").Call(jen.Id("u")).Dot("Mul").Call(jen.Id("u")))).
-			Dot("Add").Call(jen.Id("c05")),
-		s.Clone().Op("=").Id("zero").Dot("Merge").Call(s.Clone(), m.Clone().Dot("LessEqual").Call(jen.Id("nhalf"))),
-		s.Clone().Op("=").Id("one").Dot("Merge").Call(s.Clone(), m.Clone().Dot("GreaterEqual").Call(jen.Id("half"))),
-	)
+	stmts = append(stmts, vecCubic(!l.stepTables && l.gammas[0] == 1)...)
 	nan := m.Clone().Dot("IsNaN").Call()
 	switch l.nan {
 	case lvNaNLeft:
@@ -425,6 +415,26 @@ func vlvStep(g *emit.Gen, v vecISA, l *lvLayout) []jen.Code {
 		)
 	}
 	return stmts
+}
+
+// vecCubic returns the statements that set s to the smooth-step of the
+// margins m, lane by lane, but for NaN margins: the cubic
+// F(u·F(1.5-F(2·u·u))) + 0.5 of u = m/γ (m itself when unit, γ = 1), then
+// 0 where m <= -γ/2 and 1 where m >= γ/2, with the vectors zero, one, two,
+// c15, c05, gamma, half and nhalf.
+func vecCubic(unit bool) []jen.Code {
+	m, s := jen.Id("m"), jen.Id("s")
+	u := m.Clone().Dot("Div").Call(jen.Id("gamma"))
+	if unit {
+		u = m.Clone().Comment("m/1 == m")
+	}
+	return []jen.Code{
+		jen.Id("u").Op(":=").Add(u),
+		s.Clone().Op(":=").Id("u").Dot("Mul").Call(jen.Id("c15").Dot("Sub").Call(jen.Id("two").Dot("Mul").Call(jen.Id("u")).Dot("Mul").Call(jen.Id("u")))).
+			Dot("Add").Call(jen.Id("c05")),
+		s.Clone().Op("=").Id("zero").Dot("Merge").Call(s.Clone(), m.Clone().Dot("LessEqual").Call(jen.Id("nhalf"))),
+		s.Clone().Op("=").Id("one").Dot("Merge").Call(s.Clone(), m.Clone().Dot("GreaterEqual").Call(jen.Id("half"))),
+	}
 }
 
 // vlvInnerLevels returns the loop over the internal levels but the last:
