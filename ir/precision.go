@@ -69,3 +69,15 @@ func (p Precision) BitSize() int {
 	}
 	return 64
 }
+
+// RecordedPrecision returns the working precision the model records: Float32
+// when its tests or its sums are in float32 (Float32Compare, Float32Sum), as
+// those of a model imported from XGBoost are, else Float64. It is the
+// precision in which treegen's predictions equal those of the library that
+// made the model, and so the default of every command that predicts.
+func (m *Model) RecordedPrecision() Precision {
+	if m.Float32Compare || m.Float32Sum {
+		return Float32
+	}
+	return Float64
+}

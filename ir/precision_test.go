@@ -54,3 +54,20 @@ func TestPrecision(t *testing.T) {
 		t.Errorf("Type() = %s", p.Type())
 	}
 }
+
+func TestRecordedPrecision(t *testing.T) {
+	for _, tc := range []struct {
+		cmp, sum bool
+		want     ir.Precision
+	}{
+		{false, false, ir.Float64},
+		{true, false, ir.Float32},
+		{false, true, ir.Float32},
+		{true, true, ir.Float32},
+	} {
+		m := &ir.Model{Float32Compare: tc.cmp, Float32Sum: tc.sum}
+		if got := m.RecordedPrecision(); got != tc.want {
+			t.Errorf("Float32Compare %v, Float32Sum %v: RecordedPrecision() = %s, want %s", tc.cmp, tc.sum, got, tc.want)
+		}
+	}
+}
