@@ -2,11 +2,13 @@ package main
 
 import (
 	"bufio"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -18,7 +20,12 @@ type tourStep struct {
 	command string // as the shell reads it (continuation lines joined)
 	output  string // expected output; "" with check false: not checked
 	check   bool
+	// The output's lines are lines[outFrom:outTo] of README.md, counted
+	// from 0 (outFrom == outTo: the README shows no output).
+	outFrom, outTo int
 }
+
+var updateTour = flag.Bool("update", false, "rewrite the outputs shown in README.md's tour with what its commands print")
 
 // readTour returns the commands of the section of README.md headed
 // "## A five-minute tour", in order: every line of a ```sh block, and every
@@ -61,6 +68,7 @@ func readTour(t *testing.T, path string) []tourStep {
 		}
 		if continuation {
 			cur.command += "\n" + line
+			cur.outFrom, cur.outTo = n, n
 			continuation = strings.HasSuffix(line, `\`)
 			continue
 		}
@@ -72,9 +80,10 @@ func readTour(t *testing.T, path string) []tourStep {
 			}
 			steps = append(steps, tourStep{line: n, command: line})
 		case prompt:
-			steps = append(steps, tourStep{line: n, command: cmd, check: true})
+			steps = append(steps, tourStep{line: n, command: cmd, check: true, outFrom: n, outTo: n})
 		case cur != nil:
 			cur.output += line + "\n"
+			cur.outTo = n
 			continue
 		default:
 			t.Fatalf("%s:%d: output %q before any $ command", path, n, line)
@@ -98,7 +107,11 @@ func normalise(s string) string {
 // TestReadmeTour runs the README's five-minute tour exactly as written, in
 // one shell, from the repository root, with treegen installed by the tour's
 // own go install into a temporary GOBIN: every command must succeed and
-// print what the README shows (up to the times it reports).
+// print what the README shows (up to the times it reports). With -update,
+// once every command has succeeded, it rewrites the outputs the README
+// shows with what the commands printed:
+//
+//	go test ./cmd/treegen -run TestReadmeTour -update
 func TestReadmeTour(t *testing.T) {
 	if testing.Short() {
 		t.Skip("installs treegen and runs the tour")
@@ -149,6 +162,12 @@ func TestReadmeTour(t *testing.T) {
 		last := steps[max(step, 0)]
 		t.Fatalf("README.md:%d: %s failed: %v\n%s", last.line, last.command, err, outputs[step])
 	}
+	if *updateTour {
+		if err := rewriteTour(filepath.Join(root, "README.md"), steps, outputs); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
 	for i, s := range steps {
 		if !s.check {
 			continue
@@ -156,5 +175,69 @@ func TestReadmeTour(t *testing.T) {
 		if got, want := normalise(outputs[i]), normalise(s.output); got != want {
 			t.Errorf("README.md:%d: $ %s\nprints:\n%s\nthe README shows:\n%s", s.line, s.command, got, want)
 		}
+	}
+}
+
+// rewriteTour replaces, in the file at path, the output shown after every
+// "$ " command of steps with what it printed, outputs[i] for steps[i].
+func rewriteTour(path string, steps []tourStep, outputs map[int]string) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	for i := len(steps) - 1; i >= 0; i-- {
+		s := steps[i]
+		if !s.check {
+			continue
+		}
+		out := strings.TrimRight(outputs[i], "\n")
+		var shown []string
+		if out != "" {
+			shown = strings.SplitAfter(out+"\n", "\n")
+			shown = shown[:len(shown)-1]
+		}
+		lines = slices.Replace(lines, s.outFrom, s.outTo, shown...)
+	}
+	return os.WriteFile(path, []byte(strings.Join(lines, "")), 0o644)
+}
+
+// TestRewriteTour reads a small tour and rewrites its outputs: an output
+// replaced by a longer one, a command continued on a second line, a
+// command that printed nothing, and one whose output the tour did not show.
+func TestRewriteTour(t *testing.T) {
+	readme := "# x\n\n## A five-minute tour\n\n```sh\ncd /tmp\n```\n\n```\n" +
+		"$ one\nold 1\n" +
+		"$ two \\\n    --flag\nold 2a\nold 2b\n" +
+		"$ three\nold 3\n" +
+		"$ four\n" +
+		"```\n\n## After\n\n```\n$ not in the tour\nkept\n```\n"
+	want := "# x\n\n## A five-minute tour\n\n```sh\ncd /tmp\n```\n\n```\n" +
+		"$ one\nnew 1\nnew 1b\n" +
+		"$ two \\\n    --flag\nnew 2\n" +
+		"$ three\n" +
+		"$ four\nnew 4\n" +
+		"```\n\n## After\n\n```\n$ not in the tour\nkept\n```\n"
+	path := filepath.Join(t.TempDir(), "README.md")
+	if err := os.WriteFile(path, []byte(readme), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	steps := readTour(t, path)
+	if len(steps) != 5 {
+		t.Fatalf("read %d steps, want 5", len(steps))
+	}
+	if steps[2].command != "two \\\n    --flag" || steps[2].output != "old 2a\nold 2b\n" {
+		t.Fatalf("step 2: command %q, output %q", steps[2].command, steps[2].output)
+	}
+	outputs := map[int]string{0: "", 1: "new 1\nnew 1b\n", 2: "new 2\n", 3: "", 4: "new 4\n"}
+	if err := rewriteTour(path, steps, outputs); err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != want {
+		t.Errorf("rewritten:\n%s\nwant:\n%s", got, want)
 	}
 }
