@@ -132,11 +132,11 @@ func Plan(m *ir.Model, opts Options) (*PackagePlan, error) {
 			return nil, err
 		}
 	}
-	p.Backend, p.planned = b, b
-	p.setOptions(bopts)
 	if err := p.checks.check(b); err != nil {
 		return nil, fmt.Errorf("%s backend: %w", b.Name(), err)
 	}
+	p.Backend, p.planned = b, b
+	p.setOptions(bopts)
 	return p, nil
 }
 
