@@ -64,15 +64,22 @@ const (
 //  5. Other trees (deep and lopsided): quickscorer for at least 256 trees
 //     with at most 256 splits per feature, else ifelse.
 //
-// The error, when no backend compiles m, gives each backend's reason.
-func Choose(m *ir.Model) (Choice, error) {
+// Choose runs each backend's Check at most once. The error, when no
+// backend compiles m, gives each backend's reason.
+func Choose(m *ir.Model) (Choice, error) { return choose(newChecker(m)) }
+
+// choose is Choose on the model of c, whose results of the backends'
+// Check it shares.
+func choose(c *checker) (Choice, error) {
+	m := c.m
 	n := len(m.Trees)
 	trees := fmt.Sprintf("%d trees", n)
 	if n == 1 {
 		trees = "1 tree"
 	}
-	axis := quickscorer.Check(m) == nil
-	walks := axis && walk.Check(m) == nil
+	compiles := func(b Backend) bool { return c.check(b) == nil }
+	axis := compiles(quickscorer.Backend{})
+	walks := axis && compiles(walk.Backend{})
 	depths, splits := 0, 0
 	for i := range m.Trees {
 		depths += m.Trees[i].Depth()
@@ -80,9 +87,9 @@ func Choose(m *ir.Model) (Choice, error) {
 	}
 	p := max(m.NumFeatures, 1)
 	switch {
-	case (smoothstep.Backend{}).Suited(m):
+	case softSplits(m) && compiles(smoothstep.Backend{}):
 		return Choice{smoothstep.Backend{}, trees + " with soft splits: smoothstep evaluates them with conditional computation, which the other backends lack"}, nil
-	case !axis && ifelse.Check(m) == nil:
+	case !axis && compiles(ifelse.Backend{}):
 		return Choice{ifelse.Backend{}, trees + ", not all of axis splits and constant leaves: ifelse is the backend that compiles them"}, nil
 	case axis && n < autoMinTrees:
 		return Choice{ifelse.Backend{}, fmt.Sprintf("%s of axis splits and constant leaves (fewer than %d trees): nested ifs are the fastest one row per call", trees, autoMinTrees)}, nil
@@ -96,15 +103,29 @@ func Choose(m *ir.Model) (Choice, error) {
 		return Choice{ifelse.Backend{}, fmt.Sprintf("%s of axis splits and constant leaves, not all of which pad cheaply into perfect trees (%s), too few or with too many splits per feature for QuickScorer (%d splits, %d features): nested ifs are the fastest one row per call", trees, unpadded(m), splits, m.NumFeatures)}, nil
 	}
 	for _, b := range backends {
-		if b.Check(m) == nil {
+		if compiles(b) {
 			return Choice{b, trees + ": " + b.Name() + " is the one backend that compiles them"}, nil
 		}
 	}
 	var why []string
 	for _, b := range backends {
-		why = append(why, b.Name()+": "+b.Check(m).Error())
+		why = append(why, b.Name()+": "+c.check(b).Error())
 	}
 	return Choice{}, fmt.Errorf("no backend compiles this model (%s)", strings.Join(why, "; "))
+}
+
+// softSplits reports whether m has a soft node of width γ > 0, which only
+// smoothstep evaluates with conditional computation (and ifelse does not
+// compile).
+func softSplits(m *ir.Model) bool {
+	for i := range m.Trees {
+		for j := range m.Trees[i].Nodes {
+			if n := &m.Trees[i].Nodes[j]; n.Kind == ir.Soft && n.Gamma != 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // unpadded says which tree of m first does not pad cheaply into a perfect

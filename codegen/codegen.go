@@ -7,24 +7,20 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
-	"reflect"
 	"strings"
-
-	"github.com/dave/jennifer/jen"
 
 	"github.com/treegen/treegen/codegen/ifelse"
 	"github.com/treegen/treegen/codegen/internal/emit"
 	"github.com/treegen/treegen/codegen/quickscorer"
 	"github.com/treegen/treegen/codegen/smoothstep"
 	"github.com/treegen/treegen/codegen/walk"
-	"github.com/treegen/treegen/internal/version"
 	"github.com/treegen/treegen/ir"
 )
 
 // Precision is the working precision of generated code: the type of its
 // inputs, outputs, model values and arithmetic. It implements flag.Value
-// (and pflag.Value), so that a command line reads it as it is; the zero
-// value means Float64.
+// (and pflag.Value), so that a command line reads it as it is. In
+// [Options] the zero value means the precision the model records.
 type Precision = emit.Precision
 
 // The working precisions.
@@ -47,9 +43,9 @@ type Backend = emit.Backend
 // [Options].BackendOptions passes them to [Generate].
 type BackendOptions = emit.Options
 
-// Auto is the backend name that lets [Generate] pick the backend by the
-// shape of the model ([Choose]); the header of the generated files says
-// which backend it picked and why.
+// Auto is the backend name that lets [Plan] (and [Generate]) pick the
+// backend by the shape of the model ([Choose]); the header of the
+// generated files says which backend it picked and why.
 const Auto = "auto"
 
 // backends are the backends, ifelse first because it compiles every hard
@@ -116,7 +112,10 @@ type Options struct {
 	// BackendOptions are the backend's own options, made by its NewOptions;
 	// nil means their defaults.
 	BackendOptions BackendOptions
-	// Precision is the working precision; "" means Float64.
+	// Precision is the working precision; "" means the precision the
+	// model records (ir.Model.RecordedPrecision): Float32 for a model whose
+	// tests or sums are in float32, as those of XGBoost imports are, so
+	// that the code equals the library's predictions, else Float64.
 	Precision Precision
 	// Source is the model file name shown in the header of every file;
 	// empty leaves it out.
@@ -138,101 +137,17 @@ type File struct {
 }
 
 // Generate validates m and returns the files of a Go package that predicts
-// with it, sorted by name. The result depends only on m and opts: the same
-// model and options give the same bytes. Errors name the problem: an invalid
-// model (with the JSON path of the culprit), an unknown backend or precision,
-// a bad package name or backend option, or a model the backend cannot
-// compile.
+// with it, sorted by name: [Plan] followed by [PackagePlan.Generate]. The
+// result depends only on m and opts: the same model and options give the
+// same bytes. Errors name the problem: an invalid model (with the JSON path
+// of the culprit), an unknown backend or precision, a bad package name or
+// backend option, or a model the backend cannot compile.
 func Generate(m *ir.Model, opts Options) ([]File, error) {
-	if err := ValidPackageName(opts.Package); err != nil {
-		return nil, err
-	}
-	prec, err := opts.Precision.Resolve()
+	p, err := Plan(m, opts)
 	if err != nil {
 		return nil, err
 	}
-	var b Backend
-	if opts.Backend != "" && opts.Backend != Auto {
-		if b, err = LookupBackend(opts.Backend); err != nil {
-			return nil, err
-		}
-	}
-	bopts := opts.BackendOptions
-	if b != nil {
-		if bopts, err = backendOptions(b, bopts); err != nil {
-			return nil, err
-		}
-	}
-	if err := m.Validate(); err != nil {
-		return nil, fmt.Errorf("invalid model: %w", err)
-	}
-	why := ""
-	if b == nil {
-		c, err := Choose(m)
-		if err != nil {
-			return nil, err
-		}
-		b, why = c.Backend, c.Why
-		if bopts, err = backendOptions(b, bopts); err != nil {
-			return nil, err
-		}
-	}
-	if err := b.Check(m); err != nil {
-		return nil, fmt.Errorf("%s backend: %w", b.Name(), err)
-	}
-	g, err := emit.NewGen(m, prec)
-	if err != nil {
-		return nil, err
-	}
-	units, err := b.Units(g, bopts)
-	if err != nil {
-		return nil, fmt.Errorf("%s backend: %w", b.Name(), err)
-	}
-	var vector []jen.Code
-	if v, ok := b.(emit.Vectorizer); ok {
-		if vector, err = v.Vector(g, bopts); err != nil {
-			return nil, fmt.Errorf("%s backend: %w", b.Name(), err)
-		}
-	}
-	hash, err := ir.Hash(m)
-	if err != nil {
-		return nil, err
-	}
-	ver := version.Version
-	if opts.OmitVersion {
-		ver = ""
-	}
-	_, approx := bopts.Effective(m)
-	if approx != "" && opts.Measured != "" {
-		approx += " " + opts.Measured
-	}
-	header := emit.HeaderLines(ver, opts.Source, hash, b.Name(), prec, bopts.String(), approx)
-	if why != "" {
-		header = append(header, emit.AutoLines(why)...)
-	}
-	return layout(g, units, vector, emit.MainSpec{
-		Package:       opts.Package,
-		Header:        header,
-		Hash:          hash,
-		Backend:       b.Name(),
-		Approximation: approx,
-	})
-}
-
-// backendOptions returns opts, or b's defaults for nil, after checking that
-// they are b's and valid.
-func backendOptions(b Backend, opts BackendOptions) (BackendOptions, error) {
-	def := b.NewOptions()
-	if opts == nil {
-		return def, nil
-	}
-	if reflect.TypeOf(opts) != reflect.TypeOf(def) {
-		return nil, fmt.Errorf("options of type %T are not those of the %s backend (%T)", opts, b.Name(), def)
-	}
-	if err := opts.Validate(); err != nil {
-		return nil, err
-	}
-	return opts, nil
+	return p.Generate()
 }
 
 // ValidPackageName returns nil if name can name a generated package: a Go

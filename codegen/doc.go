@@ -3,9 +3,13 @@
 // library: no interpreter, no allocation per prediction, the same results as
 // the treegen interpreter bit for bit.
 //
-// [Generate] returns the files of the package; [WriteDir] writes them into a
+// [Plan] decides, before anything is emitted, how a model becomes a
+// package: the backend (the named one, or the one "auto" picks, and why),
+// its options, the precision, and the model that the code computes
+// exactly; [PackagePlan.Generate] returns the files of the package, and
+// [Generate] does both in one call. [WriteDir] writes the files into a
 // directory, replacing the files of an earlier run. The command line wraps
-// both:
+// them:
 //
 //	treegen gen --model iris.json --backend ifelse --package iris --out ./iris
 //
@@ -15,8 +19,10 @@
 //
 // # The generated package
 //
-// For a model of P features and K outputs, in working precision F (float64,
-// or float32 with [Float32]), the package exposes
+// For a model of P features and K outputs, in working precision F (float64
+// or float32: [Options].Precision, by default the precision the model
+// records, float32 for XGBoost imports and float64 otherwise), the package
+// exposes
 //
 //	const NumFeatures = P
 //	const NumOutputs = K
@@ -101,18 +107,22 @@
 //
 // # Inside
 //
-// [Generate] is the driver, and owns the files: it validates the model,
-// picks the backend and checks that it can compile the model, asks it for
-// the code of the trees (a list of units, each with its declarations and the
-// statements that add its trees' values to the margins, or, for latent
-// trees, the statements of the read-out function), lays the units out in
-// tree files, names them, and writes the main file, which holds the
-// read-out of a model with latent trees. The backends build
-// their code with the toolkit in codegen/internal/emit (literals that
-// round-trip, the arithmetic of ir/doc.go in either precision, the hard-tree
-// emitter, the API of the main file), which never calls back into a backend
-// or into this package: the facts the main file needs (which helpers the
-// tree code may use) are computed from the model before anything is
-// emitted. No backend imports another. Adding a backend is one folder that
-// implements [Backend] and one line in this package's list.
+// [Plan] and [PackagePlan.Generate] are the driver, and own the files. Plan
+// computes the facts first, each once: it validates the package name, the
+// precision, the model and the backend's options, picks the backend (each
+// backend's Check runs at most once, for auto's rule and for the backend
+// finally used) and derives the effective model and the header's
+// sentences. Generate then asks the backend for the code of the trees (a
+// list of units, each with its declarations and the statements that add
+// its trees' values to the margins, or, for latent trees, the statements of
+// the read-out function), lays the units out in tree files, names them, and
+// writes the main file, which holds the read-out of a model with latent
+// trees. The backends build their code with the toolkit in
+// codegen/internal/emit (literals that round-trip, the arithmetic of
+// ir/doc.go in either precision, the hard-tree emitter, the API of the main
+// file), which never calls back into a backend or into this package: the
+// facts the main file needs (which helpers the tree code may use) are
+// computed from the model before anything is emitted. No backend imports
+// another. Adding a backend is one folder that implements [Backend] and one
+// line in this package's list.
 package codegen

@@ -145,3 +145,66 @@ func ExampleChoose() {
 	// walk
 	// 100 trees of axis splits and constant leaves that pad cheaply into perfect trees, their depths adding up to 100, at least 8 per feature (4): walking them branch-free is the fastest one row per call
 }
+
+// Plan decides before anything is emitted: here auto picks the backend
+// for a stump whose tests are in float32, as XGBoost's are, and the
+// precision defaults to the one the model records. A command line shows
+// the same decisions in its summary, then generates from the plan.
+func ExamplePlan() {
+	m := *stump
+	m.Float32Compare = true
+	p, err := codegen.Plan(&m, codegen.Options{Package: "stump", OmitVersion: true})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(p.Backend.Name(), p.Precision, p.Auto)
+	fmt.Println(p.Why)
+	files, err := p.Generate()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(strings.SplitN(string(files[0].Data), "\n", 3)[1])
+	// Output:
+	// ifelse float32 true
+	// 1 tree of axis splits and constant leaves (fewer than 8 trees): nested ifs are the fastest one row per call
+	// // Backend ifelse, float32: exact, equal bit for bit to the treegen interpreter.
+}
+
+// Options known only once the backend is: plan with the defaults, then
+// set the options of the backend that auto picked. Pruning makes the
+// code approximate, and Effective is the model it computes exactly.
+func ExamplePackagePlan_SetBackendOptions() {
+	m := &ir.Model{FormatVersion: ir.FormatVersion, Task: ir.Regression, NumFeatures: 2, NumOutputs: 1,
+		Aggregation: ir.Sum, Link: ir.Identity,
+		Trees: []ir.Tree{{Output: 0, Nodes: []ir.Node{
+			{Kind: ir.Soft, Left: 1, Right: 2, Indices: []int{0, 1}, Weights: []float64{1, 0.25}, Gamma: 1},
+			{Kind: ir.Leaf, Value: []float64{2}},
+			{Kind: ir.Leaf, Value: []float64{1}},
+		}}},
+	}
+	p, err := codegen.Plan(m, codegen.Options{Package: "soft"})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	opts := p.Backend.NewOptions()
+	fs := flag.NewFlagSet("gen", flag.ContinueOnError)
+	opts.RegisterFlags(fs)
+	if err := fs.Parse([]string{"--prune", "0.5"}); err != nil {
+		fmt.Println(err)
+		return
+	}
+	if err := p.SetBackendOptions(opts); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(p.Backend.Name(), p.BackendOptions)
+	fmt.Println(p.Approximation)
+	fmt.Println(p.Effective.Trees[0].Nodes[0].Weights)
+	// Output:
+	// smoothstep prune 0.5
+	// Soft-node weights with |w| <= 0.5 are left out of the margins (1 of 2 weights), so predictions differ from the interpreter's, and a missing value of a left-out feature no longer matters.
+	// [1]
+}

@@ -3,6 +3,8 @@ package codegen
 import (
 	"bytes"
 	"regexp"
+
+	"github.com/treegen/treegen/ir"
 )
 
 // SetFileLimits sets the limits of one tree file and returns a function
@@ -34,3 +36,14 @@ func StripAutoLines(src []byte) []byte {
 
 // runHash matches the name of a run's constant.
 var runHash = regexp.MustCompile(guardPrefix + "[0-9a-f]+")
+
+// CountChecks makes the backends' Check count its calls in calls, by
+// backend name, and returns a function that stops counting.
+func CountChecks(calls map[string]int) (restore func()) {
+	old := runCheck
+	runCheck = func(b Backend, m *ir.Model) error {
+		calls[b.Name()]++
+		return old(b, m)
+	}
+	return func() { runCheck = old }
+}

@@ -7,18 +7,20 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/treegen/treegen/codegen"
-	"github.com/treegen/treegen/ir"
+	"github.com/treegen/treegen/codegen/quickscorer"
+	"github.com/treegen/treegen/codegen/walk"
 )
 
 func (a *app) genCmd() *cobra.Command {
 	var model, backend, pkg, out string
 	var df dataFlags
 	var rounds int
-	prec := codegen.Float64
+	var prec codegen.Precision // "": the precision the model records
 	var omitVersion, force bool
 	var bflags *backendFlags
 	cmd := &cobra.Command{
@@ -46,12 +48,18 @@ again.
 auto, the default, picks the one expected to be the fastest one row per call,
 by a rule on the shape of the model (trees, depths, splits, features; soft,
 oblique and latent nodes) calibrated on a grid of models (docs/PERFORMANCE.md),
-and the header of every generated file says which backend it picked and why.
+and the header of every generated file and the summary on stderr say which
+backend it picked and why. The summary also gives the number of files and the
+size of the source, and suggests how to make a package of megabytes smaller.
 A backend's own options are flags of its own; giving one of another backend is
 an error. Options that make the code approximate (it no longer equals the
 interpreter bit for bit) are said so in the file headers; with --data, gen
 measures how far the predictions are from the interpreter's on the rows of
-FILE, prints it and writes it into the headers.`,
+FILE, prints it and writes it into the headers.
+
+--precision defaults to the precision the model records: float32 for a model
+whose tests or sums are in float32 (XGBoost imports), so that the package
+equals the library's predictions bit for bit, else float64.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if model == "" {
@@ -81,33 +89,32 @@ FILE, prints it and writes it into the headers.`,
 			if err != nil {
 				return err
 			}
-			b, err := chooseBackend(m, backend)
+			plan, err := codegen.Plan(m, codegen.Options{
+				Package:     pkg,
+				Backend:     backend,
+				Precision:   prec,
+				Source:      filepath.Base(model),
+				OmitVersion: omitVersion,
+			})
 			if err != nil {
 				return err
 			}
-			bopts, err := bflags.options(cmd, b, backend == codegen.Auto || backend == "")
+			bopts, err := bflags.options(cmd, plan.Backend, plan.Auto)
 			if err != nil {
 				return err
 			}
-			var measured string
-			eff, approx := bopts.Effective(m)
+			if err := plan.SetBackendOptions(bopts); err != nil {
+				return err
+			}
 			switch {
-			case approx != "" && df.path != "":
-				if measured, err = a.measureApproximation(m, eff, &df, prec); err != nil {
+			case plan.Approximation != "" && df.path != "":
+				if plan.Measured, err = a.measureApproximation(plan.Model, plan.Effective, &df, plan.Precision); err != nil {
 					return err
 				}
 			case df.path != "":
 				fmt.Fprintf(a.stderr, "--data %s is not read: the code is exact\n", df.path)
 			}
-			files, err := codegen.Generate(m, codegen.Options{
-				Package:        pkg,
-				Backend:        b.Name(),
-				BackendOptions: bopts,
-				Precision:      prec,
-				Source:         filepath.Base(model),
-				OmitVersion:    omitVersion,
-				Measured:       measured,
-			})
+			files, err := plan.Generate()
 			if err != nil {
 				return err
 			}
@@ -117,23 +124,7 @@ FILE, prints it and writes it into the headers.`,
 			if err := codegen.WriteDir(out, files); err != nil {
 				return err
 			}
-			size := 0
-			for _, f := range files {
-				size += len(f.Data)
-			}
-			what := b.Name() + ", " + prec.String()
-			if s := bopts.String(); s != "" {
-				what += ", " + s
-			}
-			fmt.Fprintf(a.stderr, "generated package %s in %s: %d files, %d bytes (%s)\n", pkg, out, len(files), size, what)
-			if approx != "" {
-				fmt.Fprintf(a.stderr, "approximate: %s\n", approx)
-				if measured != "" {
-					fmt.Fprintf(a.stderr, "measured: %s\n", measured)
-				} else {
-					fmt.Fprintf(a.stderr, "not measured: add --data FILE (rows with the model's features) to measure how far predictions are from the interpreter's and record it in the headers\n")
-				}
-			}
+			a.genSummary(plan, out, files)
 			return nil
 		},
 	}
@@ -142,7 +133,8 @@ FILE, prints it and writes it into the headers.`,
 	cmd.Flags().StringVar(&backend, "backend", codegen.Auto, "code generator: "+strings.Join(codegen.BackendNames(), ", ")+", or "+codegen.Auto+" (picked by the shape of the model; the headers say which and why)")
 	cmd.Flags().StringVar(&pkg, "package", "", "Go package name (default: base name of --out)")
 	cmd.Flags().StringVarP(&out, "out", "o", "", "output directory")
-	cmd.Flags().Var(&prec, "precision", "working precision of the generated code: float64 or float32")
+	cmd.Flags().Var(&prec, "precision", "working precision of the generated code: float64 or float32 (default: the precision the model records, float32 for XGBoost imports, else float64)")
+	cmd.Flags().Lookup("precision").DefValue = "" // the model's, said in the help
 	df.register(cmd, "for approximate code: rows on which to measure how far predictions are from the interpreter's", true)
 	cmd.Flags().BoolVar(&omitVersion, "omit-version", false, "leave the treegen version out of the file headers (for committed files)")
 	cmd.Flags().BoolVar(&force, "force", false, "write into --out even if it holds Go files of another package")
@@ -150,13 +142,87 @@ FILE, prints it and writes it into the headers.`,
 	return cmd
 }
 
-// chooseBackend returns the backend named name, or for codegen.Auto the one
-// that Auto picks for the validated model m.
-func chooseBackend(m *ir.Model, name string) (codegen.Backend, error) {
-	if name == codegen.Auto || name == "" {
-		return codegen.AutoBackend(m)
+// largePackage is the size of generated source, in bytes, from which gen
+// warns that the package is large and says what can make it smaller.
+const largePackage = 1_000_000
+
+// tableBackends are the backends that hold trees in tables of thresholds
+// and leaves rather than in code, in the order gen suggests them.
+var tableBackends = []string{walk.Name, quickscorer.Name}
+
+// genSummary prints what gen wrote into dir from plan: the package, its
+// files and size, the backend and, when auto picked it, why; whether the
+// code is approximate and by how much; and, for a package that runs to
+// megabytes, what can make it smaller.
+func (a *app) genSummary(plan *codegen.PackagePlan, dir string, files []codegen.File) {
+	size := 0
+	for _, f := range files {
+		size += len(f.Data)
 	}
-	return codegen.LookupBackend(name)
+	what := plan.Backend.Name() + ", " + plan.Precision.String()
+	if s := plan.BackendOptions.String(); s != "" {
+		what += ", " + s
+	}
+	fmt.Fprintf(a.stderr, "generated package %s in %s: %s, %s (%s)\n", plan.Package, dir, plural(len(files), "file"), byteSize(size), what)
+	if plan.Auto {
+		fmt.Fprintf(a.stderr, "picked by auto: %s\n", plan.Why)
+	}
+	if plan.Approximation != "" {
+		fmt.Fprintf(a.stderr, "approximate: %s\n", plan.Approximation)
+		if plan.Measured != "" {
+			fmt.Fprintf(a.stderr, "measured: %s\n", plan.Measured)
+		} else {
+			fmt.Fprintf(a.stderr, "not measured: add --data FILE (rows with the model's features) to measure how far predictions are from the interpreter's and record it in the headers\n")
+		}
+	}
+	if size >= largePackage {
+		fmt.Fprintf(a.stderr, "large package: %s of Go source in %s: %s\n", byteSize(size), plural(len(files), "file"), smaller(plan))
+	}
+}
+
+// smaller says what can make the package of plan smaller: another backend
+// that holds the trees in tables and compiles the model (in treegen's
+// measurements, 200 trees of depth 8 made 3.3 MB of ifelse source that
+// built in 12 s into a 5.1 MB binary, and 3.8 MB of walk tables that built
+// in 4.5 s into 2.9 MB), or fewer trees.
+func smaller(plan *codegen.PackagePlan) string {
+	fewer := "fewer trees make it smaller (--iterations N keeps the first N rounds of a boosted model)"
+	name := plan.Backend.Name()
+	var others []string
+	for _, t := range tableBackends {
+		if t == name {
+			return "the tables of " + name + "; " + fewer
+		}
+		if b, err := codegen.LookupBackend(t); err == nil && plan.Check(b) == nil {
+			others = append(others, t)
+		}
+	}
+	if len(others) == 0 {
+		return "the code of " + name + " for every node of every tree, and no backend that holds trees in tables compiles this model; " + fewer
+	}
+	return "the code of " + name + " for every node of every tree; --backend " + strings.Join(others, " or --backend ") +
+		" also compiles this model, holding the trees in tables, which usually builds faster into a smaller binary (treegen bench --backends " +
+		name + "," + strings.Join(others, ",") + " compares their speed, build time and source size)"
+}
+
+// byteSize writes n bytes in decimal units, rounded to a tenth below 10
+// and to a unit above: "812 B", "5.3 kB", "14 MB".
+func byteSize(n int) string {
+	if n < 1000 {
+		return strconv.Itoa(n) + " B"
+	}
+	v := float64(n)
+	units := []string{"kB", "MB", "GB", "TB", "PB"}
+	for _, unit := range units {
+		v /= 1000
+		switch {
+		case v < 9.95:
+			return strconv.FormatFloat(v, 'f', 1, 64) + " " + unit
+		case v < 999.5:
+			return strconv.FormatFloat(v, 'f', 0, 64) + " " + unit
+		}
+	}
+	return strconv.FormatFloat(v/1000, 'f', 1, 64) + " EB" // an int holds at most 9.2 EB
 }
 
 // otherPackage returns an error if dir holds a Go file, among those the go

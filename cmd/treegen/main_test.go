@@ -439,25 +439,52 @@ func header(t *testing.T, path string) (first, rest string) {
 }
 
 // TestGenBackend: without --backend, gen uses the backend that auto picks
-// for the model, says which, and writes exact code.
+// for the model, writes exact code whose header says which backend auto
+// picked and why, and says both in its summary; a named backend is used
+// as it is, without a word on auto.
 func TestGenBackend(t *testing.T) {
-	for _, model := range []string{trained(t), softModel} {
-		m, err := ir.Load(model)
+	for _, tc := range []struct {
+		model, backend string
+	}{
+		{trained(t), ""},
+		{softModel, ""},
+		{softModel, codegen.Auto},
+		{softModel, smoothstep.Name},
+		{"../../golden/axis100/model.json", ifelse.Name},
+	} {
+		m, err := ir.Load(tc.model)
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := codegen.AutoBackend(m)
+		c, err := codegen.Choose(m)
 		if err != nil {
 			t.Fatal(err)
+		}
+		b, auto := c.Backend.Name(), tc.backend == "" || tc.backend == codegen.Auto
+		if !auto {
+			b = tc.backend
 		}
 		dir := filepath.Join(t.TempDir(), "p")
-		code, _, stderr := treegen(t, "gen", "--model", model, "--out", dir, "--precision", "float32")
-		if code != 0 || !strings.HasSuffix(stderr, " bytes ("+b.Name()+", float32)\n") {
-			t.Fatalf("gen: %d %q", code, stderr)
+		args := []string{"gen", "--model", tc.model, "--out", dir, "--precision", "float32"}
+		if tc.backend != "" {
+			args = append(args, "--backend", tc.backend)
+		}
+		code, _, stderr := treegen(t, args...)
+		summary := regexp.MustCompile(`^generated package p in \S+: [0-9]+ files, [0-9.]+ (B|kB|MB) \(` + b + `, float32\)\n`)
+		if code != 0 || !summary.MatchString(stderr) {
+			t.Fatalf("gen %s: %d %q", strings.Join(args[1:], " "), code, stderr)
+		}
+		picked := "\npicked by auto: " + c.Why + "\n"
+		if strings.Contains(stderr, picked) != auto {
+			t.Errorf("%s, --backend %q: the summary says why auto picked %s: %v, want %v:\n%s", tc.model, tc.backend, b, !auto, auto, stderr)
 		}
 		_, rest := header(t, filepath.Join(dir, codegen.MainFile))
-		if want := "Backend " + b.Name() + ", float32: exact, equal bit for bit to the treegen interpreter."; rest != want {
-			t.Errorf("%s: header %q, want %q", model, rest, want)
+		want := "Backend " + b + ", float32: exact, equal bit for bit to the treegen interpreter."
+		if auto {
+			want += " Picked by auto: " + c.Why
+		}
+		if !strings.HasPrefix(rest, want) || strings.Contains(rest, "Picked by auto:") != auto {
+			t.Errorf("%s, --backend %q: header %q, want %q...", tc.model, tc.backend, rest, want)
 		}
 	}
 }
@@ -473,7 +500,7 @@ func TestGenApproximate(t *testing.T) {
 	}
 	measured := regexp.MustCompile(`On the 303 rows of inputs\.csv, predictions are at most [0-9.e-]+ from the interpreter's(, except on [0-9]+ rows? where one of them is NaN and the other is not)?; ([0-9]+ predicted class(es)? differs?|no predicted class differs)\.`)
 	for _, want := range []string{
-		" bytes (" + smoothstep.Name + ", float64, prune 0.3)\n",
+		"B (" + smoothstep.Name + ", float64, prune 0.3)\n",
 		"\napproximate: ",
 		"weights with |w| <= 0.3 are left out of the margins",
 		"\nmeasured: On the 303 rows",
