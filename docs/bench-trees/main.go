@@ -119,7 +119,7 @@ func measure(m *ir.Model, backend string, rows [][]float64, budget time.Duration
 		return result{single: single, batch: batch}, nil
 	}
 	start := time.Now()
-	files, err := codegen.Generate(m, codegen.Options{Package: "bench", Backend: backend})
+	files, err := codegen.Generate(m, codegen.Options{Package: "bench", Backend: backend, Precision: codegen.Float64})
 	if err != nil {
 		return result{}, err
 	}

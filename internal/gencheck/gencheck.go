@@ -75,7 +75,7 @@ func module(ctx context.Context, items []Item, o Options) ([]*harness.Result, er
 	}
 	for i, it := range items {
 		name := fmt.Sprintf("m%03d", i)
-		files, err := codegen.Generate(it.Model, codegen.Options{Package: name, Backend: backend})
+		files, err := codegen.Generate(it.Model, codegen.Options{Package: name, Backend: backend, Precision: codegen.Float64})
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", it.Name, err)
 		}
