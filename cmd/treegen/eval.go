@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/spf13/cobra"
+	"github.com/treegen/treegen/evaluate"
 )
 
 func (a *app) evalCmd() *cobra.Command {
@@ -37,7 +38,7 @@ targets of its rows; --data - reads the standard input.`,
 				return err
 			}
 			defer st.Close()
-			s, err := evaluateStream(m, st)
+			s, err := evaluate.Stream(m, st)
 			if err != nil {
 				return err
 			}
@@ -46,7 +47,7 @@ targets of its rows; --data - reads the standard input.`,
 					Model string `json:"model"`
 					Data  string `json:"data"`
 					Task  string `json:"task"`
-					*scores
+					*evaluate.Scores
 				}{model, df.path, string(m.Task), s}
 				b, err := json.MarshalIndent(out, "", "  ")
 				if err != nil {
