@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/treegen/treegen/data"
+	"github.com/treegen/treegen/internal/progress"
 	"github.com/treegen/treegen/ir"
 	"github.com/treegen/treegen/metrics"
 	"github.com/treegen/treegen/runtime"
@@ -110,7 +111,7 @@ shows the pruned tree and draws it with --dot.`,
 			if o.Name == "" {
 				o.Name = baseName(f.data)
 			}
-			update, done := a.progress(o.Epochs, 10, quiet)
+			update, done := progress.New(a.stderr, o.Epochs, 10, quiet)
 			o.OnEpoch = func(e latent.EpochInfo) {
 				s := fmt.Sprintf("epoch %d/%d train loss %.5f", e.Epoch, e.Epochs, e.TrainLoss)
 				if !math.IsNaN(e.ValidLoss) {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/treegen/treegen/data"
+	"github.com/treegen/treegen/internal/progress"
 	"github.com/treegen/treegen/train/tel"
 )
 
@@ -65,7 +66,7 @@ The model holds soft nodes: the interpreter predicts with it, and
 			if o.Name == "" {
 				o.Name = baseName(f.data)
 			}
-			update, done := a.progress(o.Epochs, 1, quiet)
+			update, done := progress.New(a.stderr, o.Epochs, 1, quiet)
 			leaves := 1 << min(o.Depth, 62)
 			o.OnEpoch = func(e tel.EpochInfo) {
 				s := fmt.Sprintf("epoch %d/%d train loss %.5f", e.Epoch, e.Epochs, e.TrainLoss)
