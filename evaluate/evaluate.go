@@ -81,17 +81,19 @@ func ClassIndex(m *ir.Model, d *data.Dataset) ([]int, error) {
 	return idx, nil
 }
 
-// Dataset scores m on the rows of d with the interpreter, on every core. d
-// must have a target and one feature column per feature of m, in the
-// model's order (matching columns by name is the caller's).
-func Dataset(m *ir.Model, d *data.Dataset) (*Scores, error) {
+// Dataset scores m on the rows of d with the interpreter in precision prec
+// (m.RecordedPrecision() gives the predictions of the library that made
+// the model), on every core. d must have a target and one feature column
+// per feature of m, in the model's order (matching columns by name is the
+// caller's).
+func Dataset(m *ir.Model, d *data.Dataset, prec ir.Precision) (*Scores, error) {
 	if !d.HasTarget() {
 		return nil, fmt.Errorf("%s has no target column to evaluate against", d.Source)
 	}
 	if d.Cols != m.NumFeatures {
 		return nil, fmt.Errorf("%s has %d feature columns, the model expects %d", d.Source, d.Cols, m.NumFeatures)
 	}
-	p, err := runtime.New[float64](m)
+	p, err := newPredictor(m, prec)
 	if err != nil {
 		return nil, err
 	}
@@ -104,7 +106,7 @@ func Dataset(m *ir.Model, d *data.Dataset) (*Scores, error) {
 	errs := make([]error, blocks)
 	parallel.For(blocks, goruntime.GOMAXPROCS(0), func(b int) {
 		lo, hi := b*block, min(d.Rows, (b+1)*block)
-		errs[b] = p.PredictBatch(d.Block(lo, hi, nil), preds[lo*k:hi*k], false)
+		errs[b] = p.batch(d.Block(lo, hi, nil), preds[lo*k:hi*k])
 	})
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
@@ -118,25 +120,25 @@ func Dataset(m *ir.Model, d *data.Dataset) (*Scores, error) {
 	return summarize(m, p, preds, d.Y, truth), nil
 }
 
-// Stream scores m on the rows of s with the interpreter, block by block. It
-// keeps the predictions and targets of every row, which AUC needs: 8 bytes
-// per output and 8 per target. s must have a target, and its feature
-// columns must be the model's.
-func Stream(m *ir.Model, s *data.Stream) (*Scores, error) {
+// Stream scores m on the rows of s with the interpreter in precision prec,
+// block by block. It keeps the predictions and targets of every row, which
+// AUC needs: 8 bytes per output and 8 per target. s must have a target,
+// and its feature columns must be the model's.
+func Stream(m *ir.Model, s *data.Stream, prec ir.Precision) (*Scores, error) {
 	if !s.HasTarget() {
 		return nil, fmt.Errorf("%s has no target column to evaluate against", s.Source())
 	}
 	if cols := len(s.Features()); cols != m.NumFeatures {
 		return nil, fmt.Errorf("%s has %d feature columns, the model expects %d", s.Source(), cols, m.NumFeatures)
 	}
-	p, err := runtime.New[float64](m)
+	p, err := newPredictor(m, prec)
 	if err != nil {
 		return nil, err
 	}
 	k := m.NumOutputs
 	s.Prepare = func(b *data.Block) {
 		b.Scores = slices.Grow(b.Scores[:0], b.Rows*k)[:b.Rows*k]
-		if err := p.PredictBatch(b.X, b.Scores, false); err != nil {
+		if err := p.batch(b.X, b.Scores); err != nil {
 			panic(err) // the shapes are right: the columns were checked
 		}
 	}
@@ -174,7 +176,7 @@ func Stream(m *ir.Model, s *data.Stream) (*Scores, error) {
 // summarize computes the scores of the predictions preds of p (NumOutputs
 // per row) against the targets y of a regression, or the true classes
 // truth of a classifier.
-func summarize(m *ir.Model, p *runtime.Predictor[float64], preds, y []float64, truth []int) *Scores {
+func summarize(m *ir.Model, p *predictor, preds, y []float64, truth []int) *Scores {
 	k := m.NumOutputs
 	rows := len(preds) / k
 	s := &Scores{Rows: rows}
@@ -186,7 +188,7 @@ func summarize(m *ir.Model, p *runtime.Predictor[float64], preds, y []float64, t
 	}
 	classes := make([]int, rows)
 	for i := range classes {
-		classes[i] = p.ClassOf(preds[i*k : (i+1)*k])
+		classes[i] = p.classOf(preds[i*k : (i+1)*k])
 	}
 	s.Accuracy = some(metrics.Accuracy(truth, classes))
 	probs := preds
@@ -258,4 +260,52 @@ func (s *Scores) Line() string {
 		fmt.Fprintf(&b, " %s %.4f", f.name, *f.v)
 	}
 	return b.String()
+}
+
+// predictor is the interpreter in one precision, seen in float64.
+type predictor struct {
+	batch   func(x, out []float64) error // PredictBatch
+	classOf func(out []float64) int      // ClassOf
+}
+
+// newPredictor returns the interpreter of m in precision prec.
+func newPredictor(m *ir.Model, prec ir.Precision) (*predictor, error) {
+	prec, err := prec.Resolve()
+	if err != nil {
+		return nil, err
+	}
+	if !prec.Is32() {
+		p, err := runtime.New[float64](m)
+		if err != nil {
+			return nil, err
+		}
+		return &predictor{
+			batch:   func(x, out []float64) error { return p.PredictBatch(x, out, false) },
+			classOf: p.ClassOf,
+		}, nil
+	}
+	p, err := runtime.New[float32](m)
+	if err != nil {
+		return nil, err
+	}
+	narrow := func(v []float64) []float32 {
+		out := make([]float32, len(v))
+		for i, x := range v {
+			out[i] = float32(x)
+		}
+		return out
+	}
+	return &predictor{
+		batch: func(x, out []float64) error {
+			out32 := make([]float32, len(out))
+			if err := p.PredictBatch(narrow(x), out32, false); err != nil {
+				return err
+			}
+			for i, v := range out32 {
+				out[i] = float64(v)
+			}
+			return nil
+		},
+		classOf: func(out []float64) int { return p.ClassOf(narrow(out)) },
+	}, nil
 }

@@ -94,8 +94,8 @@ func TestDatasetAndStream(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer s.Close()
-			fromData, err1 := Dataset(tc.m, d)
-			fromStream, err2 := Stream(tc.m, s)
+			fromData, err1 := Dataset(tc.m, d, ir.Float64)
+			fromStream, err2 := Stream(tc.m, s, ir.Float64)
 			for i, got := range []struct {
 				s   *Scores
 				err error
@@ -123,7 +123,7 @@ func TestNoTarget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Dataset(model(ir.Regression, 1, nil), d); err == nil || err.Error() != "t.tsv has no target column to evaluate against" {
+	if _, err := Dataset(model(ir.Regression, 1, nil), d, ""); err == nil || err.Error() != "t.tsv has no target column to evaluate against" {
 		t.Errorf("error %v", err)
 	}
 }

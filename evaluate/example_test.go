@@ -32,7 +32,7 @@ func ExampleDataset() {
 		fmt.Println(err)
 		return
 	}
-	s, err := evaluate.Dataset(stump(), d)
+	s, err := evaluate.Dataset(stump(), d, ir.Float64)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -55,7 +55,7 @@ func ExampleStream() {
 		return
 	}
 	defer s.Close()
-	scores, err := evaluate.Stream(stump(), s)
+	scores, err := evaluate.Stream(stump(), s, ir.Float32)
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -37,7 +37,7 @@ type benchResult struct {
 func (a *app) benchCmd() *cobra.Command {
 	var model, backends string
 	var df dataFlags
-	prec := codegen.Float64
+	var prec codegen.Precision
 	var rows, count, rounds int
 	var budget time.Duration
 	var asJSON, simd bool
@@ -77,6 +77,9 @@ says which instructions PredictBatch used: AVX-512, AVX2, or portable.`,
 			m, d, err := loadModelAndRows(model, rounds, &df, a.stderr)
 			if err != nil {
 				return err
+			}
+			if !cmd.Flags().Changed("precision") {
+				prec = m.RecordedPrecision()
 			}
 			names, err := benchBackends(m, backends)
 			if err != nil {
@@ -142,7 +145,8 @@ says which instructions PredictBatch used: AVX-512, AVX2, or portable.`,
 	df.register(cmd, "rows to predict (a target column, if present, is ignored)", true)
 	cmd.Flags().StringVar(&backends, "backends", codegen.Auto, "comma-separated backends ("+strings.Join(codegen.BackendNames(), ", ")+
 		") and "+interpName+", the interpreter; "+codegen.Auto+": the backends suited to the model, then "+interpName)
-	cmd.Flags().Var(&prec, "precision", "working precision of generated code and interpreter: float64 or float32")
+	cmd.Flags().Var(&prec, "precision", "working precision of generated code and interpreter: float64 or float32 (default: the precision the model records, float32 for XGBoost imports)")
+	cmd.Flags().Lookup("precision").DefValue = "" // the model's: see the help
 	cmd.Flags().IntVar(&rows, "rows", 0, "use only the first N rows (0: all)")
 	cmd.Flags().DurationVar(&budget, "time", 2*time.Second, "time spent measuring each of single-row and batch prediction, over all runs")
 	cmd.Flags().IntVar(&count, "count", 5, "runs of each benchmark; the fastest counts")

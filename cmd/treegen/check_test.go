@@ -1,7 +1,9 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -48,5 +50,43 @@ func TestCheckExpectXGBoost(t *testing.T) {
 				t.Errorf("check:\n%s\nwant the end\n%s", out, tc.out)
 			}
 		})
+	}
+}
+
+// TestRecordedPrecision: predict computes in the precision the model
+// records, float32 for an XGBoost import, and so writes XGBoost's own
+// predictions without --precision; --precision float64 overrides it.
+func TestRecordedPrecision(t *testing.T) {
+	fixture := filepath.Join("..", "..", "testdata", "xgboost", "bcw_binary_d4")
+	model := filepath.Join(t.TempDir(), "model.json")
+	succeeds(t, "import", "xgboost", filepath.Join(fixture, "model.json"), "-o", model)
+	want, err := os.ReadFile(filepath.Join(fixture, "pred.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wants := strings.Fields(string(want))
+	tests := []struct {
+		args  []string
+		equal bool
+	}{
+		{nil, true},
+		{[]string{"--precision", "float32"}, true},
+		{[]string{"--precision", "float64"}, false},
+	}
+	for _, tc := range tests {
+		out, _ := succeeds(t, append([]string{"predict", "--model", model, "--data", filepath.Join(fixture, "inputs.csv")}, tc.args...)...)
+		lines := strings.Split(strings.TrimSpace(out), "\n")[1:]
+		if len(lines) != len(wants) {
+			t.Fatalf("%v: %d rows, want %d", tc.args, len(lines), len(wants))
+		}
+		equal := true
+		for i, line := range lines {
+			got, _ := strconv.ParseFloat(strings.Split(line, ",")[0], 32)
+			w, _ := strconv.ParseFloat(wants[i], 32)
+			equal = equal && got == w
+		}
+		if equal != tc.equal {
+			t.Errorf("%v: predictions equal XGBoost's: %v, want %v", tc.args, equal, tc.equal)
+		}
 	}
 }

@@ -22,7 +22,7 @@ func (a *app) predictCmd() *cobra.Command {
 	var df dataFlags
 	var rounds int
 	var margin, leaves bool
-	prec := codegen.Float64
+	var prec codegen.Precision
 	cmd := &cobra.Command{
 		Use:   "predict --model MODEL.json --data FILE|- [--out FILE|-] [--margin | --leaves]",
 		Short: "Predict with the interpreter; CSV or Parquet out",
@@ -35,7 +35,9 @@ binary classifier); other outputs are named output_0, output_1, ...
 (margin_0, margin_1, ... for outputs that are not classes), --leaves the
 leaf each tree sends the row to (columns tree_0, tree_1, ...). Numbers are
 printed so that they parse back to the same float64 (float32 with
---precision float32). An --out file named *.parquet gets Parquet instead:
+--precision float32). The interpreter computes in the precision the model
+records (float32 for a model imported from XGBoost, whose predictions it
+then equals), unless --precision says otherwise. An --out file named *.parquet gets Parquet instead:
 DOUBLE columns (FLOAT with --precision float32, INT64 for --leaves) and a
 STRING column for the class.
 
@@ -62,6 +64,9 @@ are matched by position (--header and --no-header override the guess, and
 			m, err := loadModelRounds(model, rounds)
 			if err != nil {
 				return err
+			}
+			if !cmd.Flags().Changed("precision") {
+				prec = m.RecordedPrecision()
 			}
 			s, err := df.streamFor(m, false, a.stderr)
 			if err != nil {
@@ -96,7 +101,8 @@ are matched by position (--header and --no-header override the guess, and
 	cmd.Flags().StringVarP(&out, "out", "o", "", "output file: CSV, or Parquet when its name ends in .parquet (default: CSV on stdout)")
 	cmd.Flags().BoolVar(&margin, "margin", false, "write raw scores (margins) instead of predictions")
 	cmd.Flags().BoolVar(&leaves, "leaves", false, "write the leaf each tree sends the row to (its node index in the tree), one column per tree, like XGBoost's pred_leaf")
-	cmd.Flags().Var(&prec, "precision", "interpreter precision: float64, or float32 to match float32 generated code")
+	cmd.Flags().Var(&prec, "precision", "interpreter precision: float64, or float32 to match float32 generated code (default: the precision the model records, float32 for XGBoost imports)")
+	cmd.Flags().Lookup("precision").DefValue = "" // the model's: see the help
 	return cmd
 }
 

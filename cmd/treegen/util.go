@@ -27,7 +27,7 @@ func (a *app) reportScores(m *ir.Model, path, target, label string, d *data.Data
 	if err := matchFeatures(m, d, false); err != nil {
 		return err
 	}
-	s, err := evaluate.Dataset(m, d)
+	s, err := evaluate.Dataset(m, d, m.RecordedPrecision())
 	if err != nil {
 		return err
 	}

@@ -42,9 +42,10 @@ func Read(dir, name string) (d *data.Dataset, class []int, k int, err error) {
 
 // Accuracy returns the share of the rows of d whose class the interpreter
 // predicts for the classifier m, as evaluate.Dataset scores it (a row's
-// class matched to the model's by name).
+// class matched to the model's by name), in the precision the model
+// records.
 func Accuracy(m *ir.Model, d *data.Dataset) (float64, error) {
-	s, err := evaluate.Dataset(m, d)
+	s, err := evaluate.Dataset(m, d, m.RecordedPrecision())
 	if err != nil {
 		return 0, err
 	}
