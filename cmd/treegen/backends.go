@@ -4,14 +4,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"path/filepath"
 	"strconv"
 
 	"github.com/spf13/cobra"
 	"github.com/treegen/treegen/codegen"
 	"github.com/treegen/treegen/ir"
-	"github.com/treegen/treegen/runtime"
+	"github.com/treegen/treegen/verify"
 )
 
 // backendFlags are the options of every backend, each bound to flags of one
@@ -71,7 +70,7 @@ func (bf *backendFlags) options(cmd *cobra.Command, b codegen.Backend, auto bool
 // measureApproximation runs the interpreter in precision prec on the rows of
 // the data file at path with the model m and with eff, the model that
 // approximate code computes exactly, and says in a sentence how far the
-// predictions of eff are from those of m.
+// predictions of eff are from those of m (verify.Deviation.Sentence).
 func (a *app) measureApproximation(m, eff *ir.Model, f *dataFlags, prec codegen.Precision) (string, error) {
 	d, err := f.readFor(m, false, a.stderr)
 	if err != nil {
@@ -84,120 +83,11 @@ func (a *app) measureApproximation(m, eff *ir.Model, f *dataFlags, prec codegen.
 	for i := range rows {
 		rows[i] = d.Row(i)
 	}
-	var dev deviation
-	if prec.Is32() {
-		dev, err = measure[float32](m, eff, rows)
-	} else {
-		dev, err = measure[float64](m, eff, rows)
-	}
+	dev, err := verify.Measure(m, eff, rows, prec)
 	if err != nil {
 		return "", err
 	}
-	return dev.sentence(len(rows), filepath.Base(f.path), m.IsClassifier()), nil
-}
-
-// deviation is how far the predictions of one model are from another's.
-type deviation struct {
-	// maxDiff is the largest absolute difference of two predictions that
-	// are both numbers.
-	maxDiff float64
-	// nanRows counts the rows with a prediction that is NaN for one model
-	// and not for the other.
-	nanRows int
-	// classes counts the rows whose predicted classes differ.
-	classes int
-}
-
-// measure compares the predictions of got with those of want on rows, in
-// precision F.
-func measure[F runtime.Float](want, got *ir.Model, rows [][]float64) (deviation, error) {
-	var dev deviation
-	pw, err := runtime.New[F](want)
-	if err != nil {
-		return dev, err
-	}
-	pg, err := runtime.New[F](got)
-	if err != nil {
-		return dev, err
-	}
-	x := make([]F, want.NumFeatures)
-	yw := make([]F, want.NumOutputs)
-	yg := make([]F, got.NumOutputs)
-	for _, row := range rows {
-		for j, v := range row {
-			x[j] = F(v)
-		}
-		if err := pw.Predict(x, yw); err != nil {
-			return dev, err
-		}
-		if err := pg.Predict(x, yg); err != nil {
-			return dev, err
-		}
-		nan := false
-		for k := range yw {
-			a, b := float64(yw[k]), float64(yg[k])
-			switch {
-			case a == b || math.IsNaN(a) && math.IsNaN(b):
-			case math.IsNaN(a) || math.IsNaN(b):
-				nan = true
-			default:
-				dev.maxDiff = math.Max(dev.maxDiff, math.Abs(a-b))
-			}
-		}
-		if nan {
-			dev.nanRows++
-		}
-		if want.IsClassifier() {
-			cw, _ := pw.PredictClass(x)
-			cg, _ := pg.PredictClass(x)
-			if cw != cg {
-				dev.classes++
-			}
-		}
-	}
-	return dev, nil
-}
-
-// sentence says what dev is on the n rows of the file name, for the header
-// of generated code: "On the 303 rows of heart.tsv.gz, predictions are at
-// most 0.0021 from the interpreter's; 2 predicted classes differ."
-func (dev deviation) sentence(n int, name string, classifier bool) string {
-	s := fmt.Sprintf("On the %s of %s, ", plural(n, "row"), name)
-	if dev.maxDiff == 0 && dev.nanRows == 0 {
-		s += "predictions equal the interpreter's"
-	} else {
-		s += "predictions are at most " + upperBound(dev.maxDiff) + " from the interpreter's"
-	}
-	if dev.nanRows > 0 {
-		s += fmt.Sprintf(", except on %s where one of them is NaN and the other is not", plural(dev.nanRows, "row"))
-	}
-	if classifier {
-		switch dev.classes {
-		case 0:
-			s += "; no predicted class differs"
-		case 1:
-			s += "; 1 predicted class differs"
-		default:
-			s += fmt.Sprintf("; %d predicted classes differ", dev.classes)
-		}
-	}
-	return s + "."
-}
-
-// upperBound formats v with two significant digits (three when rounding
-// up carries into a new digit), rounded up so that the number shown is not
-// below v.
-func upperBound(v float64) string {
-	s := strconv.FormatFloat(v, 'g', 2, 64)
-	if p, err := strconv.ParseFloat(s, 64); err == nil && p >= v || math.IsInf(v, 0) || !(v > 0) {
-		return s
-	}
-	e := int(math.Floor(math.Log10(v))) - 1 // v/10^e has two digits before the point
-	u := math.Ceil(v/math.Pow(10, float64(e))) * math.Pow(10, float64(e))
-	if e >= -8 {
-		return strconv.FormatFloat(u, 'f', max(0, -e), 64)
-	}
-	return strconv.FormatFloat(u, 'g', 3, 64)
+	return dev.Sentence(len(rows), filepath.Base(f.path), m.IsClassifier()), nil
 }
 
 // plural returns "1 row" or "n rows".

@@ -3,13 +3,9 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
-	"sync"
-	"testing"
 	"text/tabwriter"
 	"time"
 
@@ -17,7 +13,6 @@ import (
 	"github.com/treegen/treegen/codegen"
 	"github.com/treegen/treegen/internal/gobench"
 	"github.com/treegen/treegen/ir"
-	"github.com/treegen/treegen/runtime"
 )
 
 // interpName is the name of the interpreter among the backends of treegen
@@ -42,7 +37,7 @@ type benchResult struct {
 func (a *app) benchCmd() *cobra.Command {
 	var model, backends string
 	var df dataFlags
-	prec := codegen.Float64
+	var prec codegen.Precision
 	var rows, count, rounds int
 	var budget time.Duration
 	var asJSON, simd bool
@@ -55,8 +50,10 @@ standard Go benchmark beside it (BenchmarkPredict/<package>/one-row and
 "go test -run ^$ -bench . -benchmem -benchtime T -count N" would, over the
 rows of the data file: ns per row calling Predict on one row at a time, ns
 per row through PredictBatch, and heap allocations per row. The interpreter
-("` + interpName + `") is measured in this process with testing.Benchmark. Each
-benchmark runs --count times for --time/--count; the fastest run counts.
+("` + interpName + `") is measured in this process by a loop that times it the
+same way (its "build" is loading the model, its source the model file).
+Each benchmark runs --count times for --time/--count; the fastest run
+counts.
 auto, the default, measures the backends suited to the model (of
 ` + strings.Join(codegen.BackendNames(), ", ") + `), then the interpreter. A named
 backend that cannot compile the model is reported as such and skipped.
@@ -81,6 +78,9 @@ says which instructions PredictBatch used: AVX-512, AVX2, or portable.`,
 			if err != nil {
 				return err
 			}
+			if !cmd.Flags().Changed("precision") {
+				prec = m.RecordedPrecision()
+			}
 			names, err := benchBackends(m, backends)
 			if err != nil {
 				return err
@@ -99,21 +99,25 @@ says which instructions PredictBatch used: AVX-512, AVX2, or portable.`,
 			opts := gobench.Options{BenchTime: budget / time.Duration(count), Count: count, SIMD: simd}
 			var results []benchResult
 			for _, name := range names {
-				var r benchResult
+				var r *gobench.Result
+				size := 0
 				if name == interpName {
-					r, err = benchInterp(m, model, x, prec, opts)
+					r, err = gobench.Interpreter(m, x, prec, opts)
+					if fi, serr := os.Stat(model); serr == nil {
+						size = int(fi.Size())
+					}
 				} else {
 					b, _ := codegen.LookupBackend(name)
 					if cerr := b.Check(m); cerr != nil {
 						fmt.Fprintf(a.stderr, "%s: skipped: %v\n", name, cerr)
 						continue
 					}
-					r, err = benchGenerated(m, b, prec, x, opts)
+					r, size, err = gobench.Generated(context.Background(), m, b.Name(), prec, x, opts)
 				}
 				if err != nil {
 					return fmt.Errorf("%s: %w", name, err)
 				}
-				results = append(results, r)
+				results = append(results, newBenchResult(name, r, size))
 			}
 			if asJSON {
 				out, err := json.MarshalIndent(struct {
@@ -141,7 +145,8 @@ says which instructions PredictBatch used: AVX-512, AVX2, or portable.`,
 	df.register(cmd, "rows to predict (a target column, if present, is ignored)", true)
 	cmd.Flags().StringVar(&backends, "backends", codegen.Auto, "comma-separated backends ("+strings.Join(codegen.BackendNames(), ", ")+
 		") and "+interpName+", the interpreter; "+codegen.Auto+": the backends suited to the model, then "+interpName)
-	cmd.Flags().Var(&prec, "precision", "working precision of generated code and interpreter: float64 or float32")
+	cmd.Flags().Var(&prec, "precision", "working precision of generated code and interpreter: float64 or float32 (default: the precision the model records, float32 for XGBoost imports)")
+	cmd.Flags().Lookup("precision").DefValue = "" // the model's: see the help
 	cmd.Flags().IntVar(&rows, "rows", 0, "use only the first N rows (0: all)")
 	cmd.Flags().DurationVar(&budget, "time", 2*time.Second, "time spent measuring each of single-row and batch prediction, over all runs")
 	cmd.Flags().IntVar(&count, "count", 5, "runs of each benchmark; the fastest counts")
@@ -183,145 +188,11 @@ func benchBackends(m *ir.Model, list string) ([]string, error) {
 	return names, nil
 }
 
-// benchGenerated generates the model with backend b, and builds and times
-// the package with the go command's benchmarks.
-func benchGenerated(m *ir.Model, b codegen.Backend, prec codegen.Precision, rows [][]float64, opts gobench.Options) (benchResult, error) {
-	files, err := codegen.Generate(m, codegen.Options{Package: "bench", Backend: b.Name(), Precision: prec})
-	if err != nil {
-		return benchResult{}, err
-	}
-	dir, err := os.MkdirTemp("", "treegen-bench-")
-	if err != nil {
-		return benchResult{}, err
-	}
-	defer os.RemoveAll(dir)
-	pkg := filepath.Join(dir, "bench")
-	if err := os.Mkdir(pkg, 0o755); err != nil {
-		return benchResult{}, err
-	}
-	if err := codegen.WriteDir(pkg, files); err != nil {
-		return benchResult{}, err
-	}
-	size := 0
-	for _, f := range files {
-		size += len(f.Data)
-	}
-	res, err := gobench.Run(context.Background(), pkg, rows, opts)
-	if err != nil {
-		return benchResult{}, err
-	}
+// newBenchResult returns the line of treegen bench of a backend's timing.
+func newBenchResult(backend string, r *gobench.Result, sourceBytes int) benchResult {
 	return benchResult{
-		Backend: b.Name(), NsPerRow: res.NsPerRow, NsPerRowBatch: res.NsPerRowBatch,
-		AllocsPerRow: res.AllocsPerRow(), BuildSeconds: res.Build.Seconds(), SourceBytes: size,
-		Instructions: res.Instructions,
-	}, nil
-}
-
-// benchInterp times the interpreter in this process with testing.Benchmark,
-// as the go command times generated code: the fastest of opts.Count runs of
-// at least opts.BenchTime, one operation being one pass over the rows. Its
-// "build" is loading the model, its "source" the model file.
-func benchInterp(m *ir.Model, path string, rows [][]float64, prec codegen.Precision, opts gobench.Options) (benchResult, error) {
-	if err := setBenchTime(opts.BenchTime); err != nil {
-		return benchResult{}, err
+		Backend: backend, NsPerRow: r.NsPerRow, NsPerRowBatch: r.NsPerRowBatch,
+		AllocsPerRow: r.AllocsPerRow(), BuildSeconds: r.Build.Seconds(), SourceBytes: sourceBytes,
+		Instructions: r.Instructions,
 	}
-	var r benchResult
-	var err error
-	if prec.Is32() {
-		r, err = benchInterpF[float32](m, rows, opts.Count)
-	} else {
-		r, err = benchInterpF[float64](m, rows, opts.Count)
-	}
-	if err != nil {
-		return r, err
-	}
-	r.Backend, r.Instructions = interpName, "portable"
-	if fi, err := os.Stat(path); err == nil {
-		r.SourceBytes = int(fi.Size())
-	}
-	return r, nil
-}
-
-// initTesting registers the testing package's flags, which testing.Benchmark
-// reads, outside of go test.
-var initTesting sync.Once
-
-// setBenchTime sets the time of each testing.Benchmark run: the flag
-// -test.benchtime, which the go command sets for a test binary.
-func setBenchTime(d time.Duration) error {
-	initTesting.Do(testing.Init)
-	if d <= 0 {
-		d = time.Second
-	}
-	return flag.Set("test.benchtime", d.String())
-}
-
-func benchInterpF[F runtime.Float](m *ir.Model, rows [][]float64, count int) (benchResult, error) {
-	start := time.Now()
-	p, err := runtime.New[F](m)
-	if err != nil {
-		return benchResult{}, err
-	}
-	load := time.Since(start)
-	xs := make([][]F, len(rows))
-	flat := make([]F, 0, len(rows)*m.NumFeatures)
-	for i, r := range rows {
-		xs[i] = make([]F, len(r))
-		for j, v := range r {
-			xs[i][j] = F(v)
-		}
-		flat = append(flat, xs[i]...)
-	}
-	out := make([]F, m.NumOutputs)
-	batch := make([]F, len(rows)*m.NumOutputs)
-	var sink F
-	var failed error
-	one := bestOf(count, len(rows), func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			for _, x := range xs {
-				if err := p.Predict(x, out); err != nil {
-					failed = err
-				}
-				sink += out[0]
-			}
-		}
-	})
-	batched := bestOf(count, len(rows), func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			if err := p.PredictBatch(flat, batch, false); err != nil {
-				failed = err
-			}
-		}
-	})
-	_ = sink
-	if failed != nil {
-		return benchResult{}, failed
-	}
-	return benchResult{NsPerRow: one.nsPerRow, NsPerRowBatch: batched.nsPerRow, AllocsPerRow: one.allocsPerRow,
-		BuildSeconds: load.Seconds()}, nil
-}
-
-// timing is the time and the heap allocations per row of a benchmark.
-type timing struct {
-	nsPerRow, allocsPerRow float64
-}
-
-// bestOf runs the benchmark f, whose operation is a pass over n rows, count
-// times with testing.Benchmark, and returns the fastest time per row and
-// the most allocations per row, from whole allocations per operation as
-// go test -benchmem reports them.
-func bestOf(count, n int, f func(*testing.B)) timing {
-	var t timing
-	for i := 0; i < count; i++ {
-		r := testing.Benchmark(f)
-		ns := float64(r.T.Nanoseconds()) / float64(r.N) / float64(n)
-		allocs := float64(r.AllocsPerOp()) / float64(n)
-		if i == 0 || ns < t.nsPerRow {
-			t.nsPerRow = ns
-		}
-		t.allocsPerRow = max(t.allocsPerRow, allocs)
-	}
-	return t
 }

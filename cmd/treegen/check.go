@@ -2,20 +2,16 @@ package main
 
 import (
 	"context"
-	"encoding/csv"
 	"errors"
 	"fmt"
-	"math"
-	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/treegen/treegen/codegen"
 	"github.com/treegen/treegen/internal/harness"
 	"github.com/treegen/treegen/ir"
+	"github.com/treegen/treegen/verify"
 )
 
 func (a *app) checkCmd() *cobra.Command {
@@ -31,7 +27,11 @@ driver program, builds it with the go command, runs every row of the data file
 through it, and compares margins, predictions and classes with the interpreter
 bit for bit (in the package's precision). With --expect it also compares the
 predictions with a CSV file as written by "treegen predict" (for a float32
-package, by "treegen predict --precision float32").`,
+package, by "treegen predict --precision float32"), or by a library: numbers
+only, without a header line, such as XGBoost's predict() output; a file of
+one column for a model of several classes holds class ids (XGBoost's
+multi:softmax), which are compared with the predicted classes. When the
+file looks written in the other precision, the error says so.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if model == "" || dir == "" {
@@ -65,7 +65,7 @@ package, by "treegen predict --precision float32").`,
 				return err
 			}
 			if len(diffs) > 0 {
-				return mismatch(fmt.Sprintf("%s differs from the interpreter", dir), diffs)
+				return verify.Mismatch(fmt.Sprintf("%s differs from the interpreter", dir), diffs)
 			}
 			prec := codegen.Float64
 			if pkg.Precision.Is32() {
@@ -76,27 +76,16 @@ package, by "treegen predict --precision float32").`,
 			if expect == "" {
 				return nil
 			}
-			want, err := readExpect(expect, m.NumOutputs)
+			want, err := verify.ReadExpected(expect, m)
 			if err != nil {
 				return err
 			}
-			if len(want) < n {
-				return fmt.Errorf("%s has %d rows, the data %d", expect, len(want), n)
+			if err := want.Compare(dir, res.Preds, res.Classes, pkg.Precision); err != nil {
+				return err
 			}
-			var ediffs []harness.Diff
-			for i := 0; i < n; i++ {
-				for k, w := range want[i] {
-					if pkg.Precision.Is32() {
-						w = float64(float32(w))
-					}
-					got := res.Preds[i][k]
-					if !(got == w || math.IsNaN(got) && math.IsNaN(w)) {
-						ediffs = append(ediffs, harness.Diff{Row: i, What: fmt.Sprintf("prediction[%d]", k), Got: got, Want: w, WantFrom: expect})
-					}
-				}
-			}
-			if len(ediffs) > 0 {
-				return mismatch(fmt.Sprintf("%s differs from %s", dir, expect), ediffs)
+			if want.Classes {
+				fmt.Fprintf(a.stdout, "ok: predicted classes equal %s on %d rows (it holds one class id per row)\n", expect, n)
+				return nil
 			}
 			fmt.Fprintf(a.stdout, "ok: predictions equal %s on %d rows\n", expect, n)
 			return nil
@@ -106,7 +95,7 @@ package, by "treegen predict --precision float32").`,
 	addIterations(cmd, &rounds)
 	cmd.Flags().StringVar(&dir, "dir", "", "directory of the generated package")
 	df.register(cmd, "rows to check (a target column, if present, is ignored)", true)
-	cmd.Flags().StringVar(&expect, "expect", "", "expected predictions (CSV from treegen predict)")
+	cmd.Flags().StringVar(&expect, "expect", "", "expected predictions: CSV from treegen predict, or a library's (numbers only, or one class id per row)")
 	cmd.Flags().IntVar(&rows, "rows", 0, "check only the first N rows (0: all)")
 	return cmd
 }
@@ -134,51 +123,4 @@ func sameModel(m *ir.Model, path string, pkg *harness.Package) error {
 	}
 	return errors.New(fmt.Sprintf("package %s in %s was generated from %s (model sha256 %.12s...), not from %s (sha256 %.12s...): check it against the model it came from, or regenerate it with: treegen gen --model %s --out %s",
 		pkg.Name, pkg.Dir, from, pkg.ModelSHA256, path, hash, path, pkg.Dir) + hint)
-}
-
-// mismatch formats the first differences as one error.
-func mismatch(what string, diffs []harness.Diff) error {
-	var parts []string
-	for i, d := range diffs {
-		if i == 3 {
-			parts = append(parts, fmt.Sprintf("and %d more", len(diffs)-3))
-			break
-		}
-		parts = append(parts, d.String())
-	}
-	return fmt.Errorf("%s: %s", what, strings.Join(parts, "; "))
-}
-
-// readExpect reads the first k columns of a CSV written by treegen predict.
-func readExpect(path string, k int) ([][]float64, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	r := csv.NewReader(f)
-	r.FieldsPerRecord = -1
-	recs, err := r.ReadAll()
-	if err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
-	}
-	if len(recs) == 0 {
-		return nil, fmt.Errorf("%s: empty file", path)
-	}
-	var out [][]float64
-	for i, rec := range recs[1:] {
-		if len(rec) < k {
-			return nil, fmt.Errorf("%s:%d: %d columns, want at least %d", path, i+2, len(rec), k)
-		}
-		row := make([]float64, k)
-		for j := range row {
-			v, err := strconv.ParseFloat(rec[j], 64)
-			if err != nil {
-				return nil, fmt.Errorf("%s:%d:%d: %q is not a number", path, i+2, j+1, rec[j])
-			}
-			row[j] = v
-		}
-		out = append(out, row)
-	}
-	return out, nil
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/treegen/treegen/ir"
 	"github.com/treegen/treegen/metrics"
 	"github.com/treegen/treegen/train/cart"
+	"github.com/treegen/treegen/verify"
 )
 
 // demoData is the Breast Cancer Wisconsin (Diagnostic) data set from PMLB:
@@ -129,7 +130,7 @@ time per row of generated code and interpreter.`,
 			fmt.Fprintf(w, "accuracy  generated %.4f, interpreter %.4f on %d held-out rows\n",
 				metrics.Accuracy(truth, res.Classes), metrics.Accuracy(truth, want.Classes), len(rows))
 			if len(diffs) > 0 {
-				return mismatch("generated code differs from the interpreter", diffs)
+				return verify.Mismatch("generated code differs from the interpreter", diffs)
 			}
 			fmt.Fprintf(w, "equal     yes: margins, predictions and classes identical bit for bit on all %d rows\n", len(rows))
 			fmt.Fprintf(w, "speed     generated %.1f ns/row (batch %.1f), interpreter %.1f ns/row: %.1fx; %.0f allocations per row\n",

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/treegen/treegen/data"
+	"github.com/treegen/treegen/internal/progress"
 	"github.com/treegen/treegen/ir"
 	"github.com/treegen/treegen/train/e2e"
 )
@@ -92,7 +93,7 @@ it with the ifelse backend.`,
 			if o.FinetuneEpochs < 0 {
 				total = 0
 			}
-			update, done := a.progress(max(total, 1), 10, quiet)
+			update, done := progress.New(a.stderr, max(total, 1), 10, quiet)
 			step := 0
 			o.OnEpoch = func(e e2e.EpochInfo) {
 				if e.Phase != e2e.Finetune {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"github.com/spf13/cobra"
+	"github.com/treegen/treegen/evaluate"
+	"github.com/treegen/treegen/ir"
 )
 
 func (a *app) evalCmd() *cobra.Command {
@@ -12,6 +14,7 @@ func (a *app) evalCmd() *cobra.Command {
 	var df dataFlags
 	var rounds int
 	var asJSON bool
+	var prec ir.Precision
 	cmd := &cobra.Command{
 		Use:   "eval --model MODEL.json --data FILE|- [--json]",
 		Short: "Score a model on labelled data: accuracy, AUC, log-loss, MSE",
@@ -22,7 +25,10 @@ model's class names. A TSV or CSV file whose first line is all numbers has
 no header line, so no column is named by --target: --target-column N says
 which column is the target (--header and --no-header override the guess).
 eval streams the file, as predict does, keeping only the predictions and
-targets of its rows; --data - reads the standard input.`,
+targets of its rows; --data - reads the standard input. The interpreter
+computes in the precision the model records (float32 for a model imported
+from XGBoost, whose predictions it then equals), unless --precision says
+otherwise.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if model == "" {
@@ -37,7 +43,10 @@ targets of its rows; --data - reads the standard input.`,
 				return err
 			}
 			defer st.Close()
-			s, err := evaluateStream(m, st)
+			if !cmd.Flags().Changed("precision") {
+				prec = m.RecordedPrecision()
+			}
+			s, err := evaluate.Stream(m, st, prec)
 			if err != nil {
 				return err
 			}
@@ -46,7 +55,7 @@ targets of its rows; --data - reads the standard input.`,
 					Model string `json:"model"`
 					Data  string `json:"data"`
 					Task  string `json:"task"`
-					*scores
+					*evaluate.Scores
 				}{model, df.path, string(m.Task), s}
 				b, err := json.MarshalIndent(out, "", "  ")
 				if err != nil {
@@ -63,5 +72,7 @@ targets of its rows; --data - reads the standard input.`,
 	addIterations(cmd, &rounds)
 	df.register(cmd, "labelled data file; - reads the standard input", true)
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	cmd.Flags().Var(&prec, "precision", "interpreter precision: float64 or float32 (default: the precision the model records, float32 for XGBoost imports)")
+	cmd.Flags().Lookup("precision").DefValue = "" // the model's: see the help
 	return cmd
 }

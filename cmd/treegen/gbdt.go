@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"runtime/debug"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/treegen/treegen/data"
+	"github.com/treegen/treegen/internal/progress"
 	"github.com/treegen/treegen/ir"
 	"github.com/treegen/treegen/train/gbdt"
 )
@@ -80,10 +80,10 @@ features (enable_categorical): see docs/GBDT.md.`,
 					}
 				}
 			}
-			if o.MonotoneConstraints, err = parseMonotone(monotone, d.Features); err != nil {
+			if o.MonotoneConstraints, err = gbdt.ParseMonotone("--monotone", monotone, d.Features); err != nil {
 				return err
 			}
-			if o.Categorical, err = featureIndices("categorical", categorical, d.Features); err != nil {
+			if o.Categorical, err = gbdt.FeatureIndices("--categorical", categorical, d.Features); err != nil {
 				return err
 			}
 			o.Name = f.name
@@ -109,7 +109,7 @@ features (enable_categorical): see docs/GBDT.md.`,
 			}
 			fmt.Fprintf(a.stderr, "trained %d trees on %d rows in %s (prepare %s, boost %s); wrote %s\n",
 				len(m.Trees), d.Rows, time.Since(start).Round(time.Millisecond),
-				timing.Prepare.Round(time.Millisecond), timing.Boost.Round(time.Millisecond), f.out)
+				progress.Duration(timing.Prepare), progress.Duration(timing.Boost), f.out)
 			return a.reportTraining(m, f, d, v)
 		},
 	}
@@ -164,11 +164,11 @@ features (enable_categorical): see docs/GBDT.md.`,
 }
 
 // roundReporter returns the OnRound callback of the CLI and the function to
-// call when training ends (see progress); with metric, the lines end with
+// call when training ends (see progress.New); with metric, the lines end with
 // the evaluation metric (on the validation rows, or else the training
 // rows).
 func (a *app) roundReporter(rounds int, quiet, metric bool) (func(gbdt.RoundInfo), func()) {
-	update, done := a.progress(rounds, 10, quiet)
+	update, done := progress.New(a.stderr, rounds, 10, quiet)
 	return func(r gbdt.RoundInfo) {
 		s := fmt.Sprintf("round %d/%d train loss %.5f", r.Round, r.Rounds, r.TrainLoss)
 		if !math.IsNaN(r.ValidLoss) {
@@ -184,98 +184,6 @@ func (a *app) roundReporter(rounds int, quiet, metric bool) (func(gbdt.RoundInfo
 		}
 		update(r.Round, s)
 	}, done
-}
-
-// progress reports the steps of a training of total steps on stderr: a
-// progress bar described by the latest line when stderr is a terminal, else
-// the line of every every-th step; either way the last step's line at the
-// end (done). update takes the 1-based step and its line.
-func (a *app) progress(total, every int, quiet bool) (update func(step int, line string), done func()) {
-	if quiet {
-		return func(int, string) {}, func() {}
-	}
-	last, lastStep := "", 0
-	if !isTerminal(a.stderr) {
-		return func(step int, line string) {
-				last, lastStep = line, step
-				if step%every == 0 {
-					fmt.Fprintln(a.stderr, line)
-				}
-			}, func() {
-				if last != "" && lastStep%every != 0 {
-					fmt.Fprintln(a.stderr, last)
-				}
-			}
-	}
-	bar := &statusLine{w: a.stderr, total: total}
-	return func(step int, line string) {
-			last = line
-			bar.draw(step, line, false)
-		}, func() {
-			bar.clear()
-			if last != "" {
-				fmt.Fprintln(a.stderr, last)
-			}
-		}
-}
-
-// statusLine is a progress bar on one terminal line, "[=====>    ] 12/100
-// description", redrawn in place at most ten times a second. (A library
-// would do, but every module the command imports lands in the go.mod of
-// each module that runs it with go tool.)
-type statusLine struct {
-	w     io.Writer
-	total int
-	drawn time.Time // when the line was last drawn
-	width int       // of the line last drawn, for clear
-}
-
-const (
-	barWidth   = 20
-	lineWidth  = 120 // the description is cut to fit a common terminal
-	redrawRate = 100 * time.Millisecond
-)
-
-// draw shows step of total with the description, unless the line was drawn
-// less than redrawRate ago (the last step is always drawn).
-func (s *statusLine) draw(step int, desc string, force bool) {
-	now := time.Now()
-	if !force && step < s.total && now.Sub(s.drawn) < redrawRate {
-		return
-	}
-	s.drawn = now
-	filled := 0
-	if s.total > 0 {
-		filled = min(barWidth, step*barWidth/s.total)
-	}
-	bar := strings.Repeat("=", filled)
-	if filled < barWidth {
-		bar += ">" + strings.Repeat(" ", barWidth-filled-1)
-	}
-	line := fmt.Sprintf("[%s] %d/%d %s", bar, step, s.total, desc)
-	if r := []rune(line); len(r) > lineWidth {
-		line = string(r[:lineWidth])
-	}
-	fmt.Fprintf(s.w, "\r%s\x1b[K", line)
-	s.width = len(line)
-}
-
-// clear erases the line.
-func (s *statusLine) clear() {
-	if s.width > 0 {
-		fmt.Fprint(s.w, "\r\x1b[K")
-		s.width = 0
-	}
-}
-
-// isTerminal reports whether w is a terminal.
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
 // checkGBDTFlags refuses the flag values of "train gbdt" that the trainer
@@ -366,48 +274,6 @@ func leanGC() {
 	}
 }
 
-// takeWeights returns the column named name of d as row weights, and d
-// without that column. It refuses a missing column and a weight that is
-// missing, negative or infinite, naming the file, the row (1-based, as
-// the data lines count) and the column.
-func takeWeights(d *data.Dataset, name string) ([]float64, *data.Dataset, error) {
-	j := slices.Index(d.Features, name)
-	if j < 0 {
-		return nil, nil, fmt.Errorf("%s has no column %q for --weight", d.Source, name)
-	}
-	w := make([]float64, d.Rows)
-	sum := 0.0
-	for r := range d.Rows {
-		v := d.At(r, j)
-		if !(v >= 0) || math.IsInf(v, 0) {
-			return nil, nil, fmt.Errorf("%s: row %d: the weight (column %q) is %v; weights must be finite numbers >= 0", d.Source, r+1, name, v)
-		}
-		w[r] = v
-		sum += v
-	}
-	if !(sum > 0) {
-		return nil, nil, fmt.Errorf("%s: the weights (column %q) are all 0", d.Source, name)
-	}
-	out := *d
-	out.Features = slices.Delete(slices.Clone(d.Features), j, j+1)
-	out.Cols = d.Cols - 1
-	out.X, out.XC = dropColumn(d.X, d.Cols, j), dropColumn(d.XC, d.Cols, j)
-	return w, &out, nil
-}
-
-// dropColumn returns a copy of the rows of x, cols values each, without
-// column j; nil if x is nil.
-func dropColumn[F any](x []F, cols, j int) []F {
-	if x == nil {
-		return nil
-	}
-	out := make([]F, 0, len(x)/cols*(cols-1))
-	for lo := 0; lo < len(x); lo += cols {
-		out = append(append(out, x[lo:lo+j]...), x[lo+j+1:lo+cols]...)
-	}
-	return out
-}
-
 // offHint tells how to turn off a regulariser that must be > 0.
 func offHint(err error) error {
 	if err != nil {
@@ -420,91 +286,15 @@ func offHint(err error) error {
 // feature names.
 func monotoneSyntax(cmd *cobra.Command) error {
 	spec, _ := cmd.Flags().GetString("monotone")
-	_, err := parseMonotone(spec, nil)
+	_, err := gbdt.ParseMonotone("--monotone", spec, nil)
 	return err
 }
 
-// parseMonotone reads --monotone: "name:+1,name:-1,..." (directions +1,
-// 1, -1 or 0) or XGBoost's "(1,0,-1)", one entry per feature. It returns
-// the constraints per feature of features, nil for an empty spec. With
-// features nil it checks the form only.
-func parseMonotone(spec string, features []string) ([]int, error) {
-	spec = strings.TrimSpace(spec)
-	if spec == "" {
-		return nil, nil
+// takeWeights returns the column --weight names of d as row weights, and d
+// without it (gbdt.TakeWeights).
+func takeWeights(d *data.Dataset, name string) ([]float64, *data.Dataset, error) {
+	if !slices.Contains(d.Features, name) {
+		return nil, nil, fmt.Errorf("%s has no column %q for --weight", d.Source, name)
 	}
-	bad := fmt.Errorf(`--monotone must be "name:+1,name:-1,..." or "(1,0,-1,...)", got %q`, spec)
-	direction := func(s string) (int, bool) {
-		switch strings.TrimSpace(s) {
-		case "1", "+1":
-			return 1, true
-		case "-1":
-			return -1, true
-		case "0":
-			return 0, true
-		}
-		return 0, false
-	}
-	if strings.HasPrefix(spec, "(") {
-		if !strings.HasSuffix(spec, ")") {
-			return nil, bad
-		}
-		var cs []int
-		for _, s := range strings.Split(spec[1:len(spec)-1], ",") {
-			c, ok := direction(s)
-			if !ok {
-				return nil, bad
-			}
-			cs = append(cs, c)
-		}
-		return cs, nil
-	}
-	cs := make([]int, len(features))
-	for _, item := range strings.Split(spec, ",") {
-		i := strings.LastIndex(item, ":")
-		if i < 0 {
-			return nil, bad
-		}
-		c, ok := direction(item[i+1:])
-		name := strings.TrimSpace(item[:i])
-		if !ok || name == "" {
-			return nil, bad
-		}
-		if features == nil {
-			continue
-		}
-		f, err := featureIndex("monotone", name, features)
-		if err != nil {
-			return nil, err
-		}
-		cs[f] = c
-	}
-	return cs, nil
-}
-
-// featureIndices returns the indices in features of the comma-separated
-// names of the flag's value spec, nil for an empty spec.
-func featureIndices(flag, spec string, features []string) ([]int, error) {
-	if strings.TrimSpace(spec) == "" {
-		return nil, nil
-	}
-	var fs []int
-	for _, name := range strings.Split(spec, ",") {
-		f, err := featureIndex(flag, strings.TrimSpace(name), features)
-		if err != nil {
-			return nil, err
-		}
-		fs = append(fs, f)
-	}
-	return fs, nil
-}
-
-// featureIndex returns the index of the feature name in features.
-func featureIndex(flag, name string, features []string) (int, error) {
-	for f, n := range features {
-		if n == name {
-			return f, nil
-		}
-	}
-	return 0, fmt.Errorf("--%s names the feature %q, which the data lacks (its features: %s)", flag, name, strings.Join(features, ", "))
+	return gbdt.TakeWeights(d, name)
 }

@@ -102,3 +102,16 @@ func TestInspectImportance(t *testing.T) {
 	fails(t, "--dot and --json are exclusive", "inspect", "--dot", "--json", model)
 	fails(t, "--top must be at least 0", "inspect", "--top", "-1", model)
 }
+
+// TestInspectModelFlag: inspect takes the model as --model, like every
+// other command, or as its argument.
+func TestInspectModelFlag(t *testing.T) {
+	const model = "../../ir/testdata/stump.json"
+	byFlag, _ := succeeds(t, "inspect", "--model", model)
+	byArg, _ := succeeds(t, "inspect", model)
+	if byFlag != byArg || !strings.Contains(byFlag, "sha256 ") {
+		t.Errorf("--model:\n%s\nargument:\n%s", byFlag, byArg)
+	}
+	fails(t, "give the model once", "inspect", "--model", model, model)
+	fails(t, "--model is required", "inspect")
+}

@@ -9,10 +9,11 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/treegen/treegen/data"
+	"github.com/treegen/treegen/internal/progress"
 	"github.com/treegen/treegen/ir"
 	"github.com/treegen/treegen/metrics"
-	"github.com/treegen/treegen/runtime"
 	"github.com/treegen/treegen/train/latent"
+	"github.com/treegen/treegen/train/tel"
 )
 
 func (a *app) trainLatentCmd() *cobra.Command {
@@ -93,7 +94,7 @@ shows the pruned tree and draws it with --dot.`,
 					o.Regress = append(o.Regress, name)
 				}
 			} else if o.Loss = latent.Loss(loss); loss == "" {
-				l, err := inferLoss(d)
+				l, err := tel.InferLoss(d)
 				if err != nil {
 					return err
 				}
@@ -110,7 +111,7 @@ shows the pruned tree and draws it with --dot.`,
 			if o.Name == "" {
 				o.Name = baseName(f.data)
 			}
-			update, done := a.progress(o.Epochs, 10, quiet)
+			update, done := progress.New(a.stderr, o.Epochs, 10, quiet)
 			o.OnEpoch = func(e latent.EpochInfo) {
 				s := fmt.Sprintf("epoch %d/%d train loss %.5f", e.Epoch, e.Epochs, e.TrainLoss)
 				if !math.IsNaN(e.ValidLoss) {
@@ -156,7 +157,7 @@ shows the pruned tree and draws it with --dot.`,
 				if s.d == nil {
 					continue
 				}
-				dp, err := dendrogramPurity(m, s.d)
+				dp, err := latent.DendrogramPurity(m, s.d)
 				if err != nil {
 					return err
 				}
@@ -214,7 +215,7 @@ features are looked up by name among the file's columns.`,
 			if err != nil {
 				return err
 			}
-			paths, err := latentPaths(m, d)
+			paths, err := latent.Paths(m, d)
 			if err != nil {
 				return fmt.Errorf("%s: %w", dataPath, err)
 			}
@@ -236,124 +237,10 @@ features are looked up by name among the file's columns.`,
 // printClusters lists the deepest node of every row's path: its rows and
 // its majority class.
 func (a *app) printClusters(paths [][]int, class []int, d *data.Dataset) error {
-	type cl struct{ rows, depth int }
-	byNode := map[int]*cl{}
-	counts := map[[2]int]int{}
-	for i, p := range paths {
-		last := p[len(p)-1]
-		c := byNode[last]
-		if c == nil {
-			c = &cl{depth: len(p) - 1}
-			byNode[last] = c
-		}
-		c.rows++
-		counts[[2]int{last, class[i]}]++
-	}
-	nodes := slices.Sorted(func(yield func(int) bool) {
-		for n := range byNode {
-			if !yield(n) {
-				return
-			}
-		}
-	})
 	labels, _, _ := data.Classes(d.Y)
 	fmt.Fprintf(a.stdout, "%-6s %-6s %-6s %s\n", "node", "depth", "rows", "majority class (share)")
-	for _, n := range nodes {
-		best, bestC := -1, 0
-		for c := range labels {
-			if k := counts[[2]int{n, c}]; k > best {
-				best, bestC = k, c
-			}
-		}
-		fmt.Fprintf(a.stdout, "%-6d %-6d %-6d %s (%.2f)\n", n, byNode[n].depth, byNode[n].rows, d.LabelName(labels[bestC]), float64(best)/float64(byNode[n].rows))
+	for _, c := range latent.Clusters(paths, class) {
+		fmt.Fprintf(a.stdout, "%-6d %-6d %-6d %s (%.2f)\n", c.Node, c.Depth, c.Rows, d.LabelName(labels[c.Majority]), c.Share)
 	}
 	return nil
-}
-
-// dendrogramPurity returns the dendrogram purity of the latent hierarchy
-// of m over the labelled rows of d.
-func dendrogramPurity(m *ir.Model, d *data.Dataset) (float64, error) {
-	paths, err := latentPaths(m, d)
-	if err != nil {
-		return 0, err
-	}
-	_, class, err := data.Classes(d.Y)
-	if err != nil {
-		return 0, err
-	}
-	return metrics.DendrogramPurity(paths, class), nil
-}
-
-// latentPaths returns, for every row of d, the nodes of m's first latent
-// tree with a positive traversal z, from the root. The model's features
-// are taken from d's columns by name when the model names them.
-func latentPaths(m *ir.Model, d *data.Dataset) ([][]int, error) {
-	tree := -1
-	start := 0
-	for i := range m.Trees {
-		if m.Trees[i].Latent {
-			tree = i
-			break
-		}
-	}
-	if tree < 0 {
-		return nil, fmt.Errorf("the model has no latent tree, so no hierarchy")
-	}
-	for i := range tree {
-		if m.Trees[i].Latent {
-			start += len(m.Trees[i].Nodes)
-		}
-	}
-	cols, err := modelColumns(m, d)
-	if err != nil {
-		return nil, err
-	}
-	p, err := runtime.New[float64](m)
-	if err != nil {
-		return nil, err
-	}
-	x := make([]float64, m.NumFeatures)
-	z := make([]float64, m.LatentSize())
-	paths := make([][]int, d.Rows)
-	for r := range d.Rows {
-		row := d.Row(r)
-		for i, j := range cols {
-			x[i] = row[j]
-		}
-		if err := p.PredictLatent(x, z); err != nil {
-			return nil, err
-		}
-		for t := range m.Trees[tree].Nodes {
-			if z[start+t] > 0 {
-				paths[r] = append(paths[r], t)
-			}
-		}
-		if len(paths[r]) == 0 {
-			paths[r] = []int{0} // a root of activity 0 holds every row
-		}
-	}
-	return paths, nil
-}
-
-// modelColumns returns the column of d that feeds each feature of m: by
-// name when both name their columns, else in order.
-func modelColumns(m *ir.Model, d *data.Dataset) ([]int, error) {
-	cols := make([]int, m.NumFeatures)
-	if m.FeatureNames == nil || d.Features == nil {
-		if d.Cols != m.NumFeatures {
-			return nil, fmt.Errorf("the data has %d features, the model %d", d.Cols, m.NumFeatures)
-		}
-		for i := range cols {
-			cols[i] = i
-		}
-		return cols, nil
-	}
-	for i, name := range m.FeatureNames {
-		j := slices.Index(d.Features, name)
-		if j < 0 {
-			return nil, fmt.Errorf("the model reads feature %q, which the data lacks", name)
-		}
-		cols[i] = j
-	}
-	return cols, nil
 }

@@ -545,24 +545,3 @@ func TestGenApproximate(t *testing.T) {
 		t.Fatalf("gen with rows of another model: %d %q", code, stderr)
 	}
 }
-
-func TestDeviationSentence(t *testing.T) {
-	tests := []struct {
-		dev        deviation
-		n          int
-		classifier bool
-		want       string
-	}{
-		{deviation{}, 1, false, "On the 1 row of d.tsv, predictions equal the interpreter's."},
-		{deviation{maxDiff: 0.0021}, 303, true, "On the 303 rows of d.tsv, predictions are at most 0.0021 from the interpreter's; no predicted class differs."},
-		{deviation{maxDiff: 0.00213, classes: 2}, 303, true, "On the 303 rows of d.tsv, predictions are at most 0.0022 from the interpreter's; 2 predicted classes differ."},
-		{deviation{maxDiff: 0.5, nanRows: 1, classes: 1}, 9, true, "On the 9 rows of d.tsv, predictions are at most 0.5 from the interpreter's, except on 1 row where one of them is NaN and the other is not; 1 predicted class differs."},
-		{deviation{maxDiff: 99.01}, 9, false, "On the 9 rows of d.tsv, predictions are at most 100 from the interpreter's."},
-		{deviation{maxDiff: 1.234e-12}, 9, false, "On the 9 rows of d.tsv, predictions are at most 1.3e-12 from the interpreter's."},
-	}
-	for _, tc := range tests {
-		if got := tc.dev.sentence(tc.n, "d.tsv", tc.classifier); got != tc.want {
-			t.Errorf("%+v:\n got  %q\n want %q", tc.dev, got, tc.want)
-		}
-	}
-}

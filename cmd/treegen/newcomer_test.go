@@ -1,14 +1,12 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/treegen/treegen/ir"
 )
@@ -424,26 +422,6 @@ func TestSmallGlitches(t *testing.T) {
 func negZero() float64 {
 	z := 0.0
 	return -z
-}
-
-// TestStatusLine: the progress bar redraws its one line in place, at most
-// ten times a second, and always draws the last step.
-func TestStatusLine(t *testing.T) {
-	var b bytes.Buffer
-	s := &statusLine{w: &b, total: 4}
-	s.draw(1, "round 1", false)
-	s.draw(2, "round 2", false) // too soon: skipped
-	s.drawn = time.Now().Add(-time.Second)
-	s.draw(3, "round 3", false)
-	s.draw(4, "round 4", false) // the last: drawn
-	s.clear()
-	want := "\r[=====>              ] 1/4 round 1\x1b[K" +
-		"\r[===============>    ] 3/4 round 3\x1b[K" +
-		"\r[====================] 4/4 round 4\x1b[K" +
-		"\r\x1b[K"
-	if b.String() != want {
-		t.Errorf("drew %q\nwant %q", b.String(), want)
-	}
 }
 
 // TestGBDTWeights: --weight takes a column of the data files as the rows'

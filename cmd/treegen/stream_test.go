@@ -14,6 +14,7 @@ import (
 
 	"github.com/treegen/treegen/data"
 	"github.com/treegen/treegen/ir"
+	"github.com/treegen/treegen/predict"
 	"github.com/treegen/treegen/runtime"
 )
 
@@ -152,12 +153,12 @@ func TestPredictManyChunks(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		cols, err := predictionColumns[float64](m, false)
+		cols, err := predict.Outputs(m, false, ir.Float64)
 		if err != nil {
 			t.Fatal(err)
 		}
 		var buf bytes.Buffer
-		if err := cols.writeCSV(&buf, s); err != nil {
+		if err := cols.WriteCSV(&buf, s); err != nil {
 			t.Fatal(err)
 		}
 		s.Close()

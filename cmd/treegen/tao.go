@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/treegen/treegen/data"
+	"github.com/treegen/treegen/internal/progress"
 	"github.com/treegen/treegen/train/tao"
 )
 
@@ -114,7 +115,7 @@ softmax per row.`,
 					total = tao.DefaultASTIterations
 				}
 			}
-			update, done := a.progress(total, 10, quiet)
+			update, done := progress.New(a.stderr, total, 10, quiet)
 			o.OnIteration = func(p tao.Progress) {
 				s := fmt.Sprintf("iteration %d", p.Iteration)
 				if o.Kind == tao.AST && p.Round > 0 {

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	"github.com/treegen/treegen/data"
+	"github.com/treegen/treegen/internal/progress"
 	"github.com/treegen/treegen/train/tel"
 )
 
@@ -49,7 +49,7 @@ The model holds soft nodes: the interpreter predicts with it, and
 			}
 			o.Loss = tel.Loss(loss)
 			if loss == "" {
-				if o.Loss, err = inferLoss(d); err != nil {
+				if o.Loss, err = tel.InferLoss(d); err != nil {
 					return err
 				}
 				fmt.Fprintf(a.stderr, "loss %s (from the target values of %s; --loss to choose)\n", o.Loss, f.data)
@@ -65,7 +65,7 @@ The model holds soft nodes: the interpreter predicts with it, and
 			if o.Name == "" {
 				o.Name = baseName(f.data)
 			}
-			update, done := a.progress(o.Epochs, 1, quiet)
+			update, done := progress.New(a.stderr, o.Epochs, 1, quiet)
 			leaves := 1 << min(o.Depth, 62)
 			o.OnEpoch = func(e tel.EpochInfo) {
 				s := fmt.Sprintf("epoch %d/%d train loss %.5f", e.Epoch, e.Epochs, e.TrainLoss)
@@ -149,35 +149,4 @@ func gammaHint(err error, gamma float64) error {
 		return fmt.Errorf("%v (the smooth-step of width 0 is a hard step, whose gradient is 0 wherever it exists, so the nodes could not learn; 1 is a good start)", err)
 	}
 	return err
-}
-
-// inferLoss returns the loss that the target of d suggests: logistic for
-// two distinct values, softmax for text labels or up to 1,000 distinct
-// integers, else squared error. A target with a single value is an error:
-// there is nothing to classify, and a regression would learn a constant.
-func inferLoss(d *data.Dataset) (tel.Loss, error) {
-	labels, _, err := data.Classes(d.Y)
-	if err != nil {
-		return tel.SquaredError, nil // NaN targets: Train names the row
-	}
-	if len(labels) == 1 {
-		return "", fmt.Errorf("%s: the target has a single value (%s) in all %d rows: nothing to learn (--loss squarederror fits that constant, if that is what you want)",
-			d.Source, d.LabelName(labels[0]), d.Rows)
-	}
-	if len(labels) == 2 {
-		return tel.Logistic, nil
-	}
-	if d.Labels != nil {
-		return tel.Softmax, nil
-	}
-	if len(labels) > 2 && len(labels) <= 1000 {
-		integers := true
-		for _, v := range labels {
-			integers = integers && v == math.Trunc(v)
-		}
-		if integers {
-			return tel.Softmax, nil
-		}
-	}
-	return tel.SquaredError, nil
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/treegen/treegen/data"
+	"github.com/treegen/treegen/evaluate"
 	"github.com/treegen/treegen/ir"
 )
 
@@ -20,19 +21,16 @@ func baseName(path string) string {
 
 // reportScores prints one line of scores of m on d to stderr.
 func (a *app) reportScores(m *ir.Model, path, target, label string, d *data.Dataset) error {
-	s, err := evaluate(m, d, false)
+	if !d.HasTarget() {
+		return fmt.Errorf("%s has no target column to evaluate against", d.Source)
+	}
+	if err := matchFeatures(m, d, false); err != nil {
+		return err
+	}
+	s, err := evaluate.Dataset(m, d, m.RecordedPrecision())
 	if err != nil {
 		return err
 	}
-	line := fmt.Sprintf("%s (%s, %d rows):", label, filepath.Base(path), s.Rows)
-	for _, f := range []struct {
-		name string
-		v    *float64
-	}{{"accuracy", s.Accuracy}, {"auc", s.AUC}, {"log_loss", s.LogLoss}, {"mse", s.MSE}} {
-		if f.v != nil {
-			line += fmt.Sprintf(" %s %.4f", f.name, *f.v)
-		}
-	}
-	fmt.Fprintln(a.stderr, line)
+	fmt.Fprintf(a.stderr, "%s (%s, %d rows):%s\n", label, filepath.Base(path), s.Rows, s.Line())
 	return nil
 }

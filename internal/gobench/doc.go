@@ -12,6 +12,11 @@
 // golang.org/x/tools/benchmark/parse. The go command runs with no workspace,
 // no network and no toolchain switch, so that nothing is ever downloaded.
 //
+// Interpreter times the interpreter in this process the same way, with
+// Loop, a timing loop that repeats a pass over the rows as testing.B does
+// and counts heap allocations as go test -benchmem does, without linking
+// the testing package into the program.
+//
 // treegen bench uses it; the benchmark file is the one a user would write,
 // so that what bench reports can be reproduced with go test alone.
 package gobench

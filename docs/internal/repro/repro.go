@@ -21,8 +21,8 @@ import (
 	"gonum.org/v1/gonum/stat"
 
 	"github.com/treegen/treegen/data"
+	"github.com/treegen/treegen/evaluate"
 	"github.com/treegen/treegen/ir"
-	"github.com/treegen/treegen/runtime"
 )
 
 // Read reads the data set name (name.tsv.gz) of the folder dir, which must
@@ -41,27 +41,18 @@ func Read(dir, name string) (d *data.Dataset, class []int, k int, err error) {
 }
 
 // Accuracy returns the share of the rows of d whose class the interpreter
-// predicts for the classifier m, the model's class matched to the row's by
-// name.
+// predicts for the classifier m, as evaluate.Dataset scores it (a row's
+// class matched to the model's by name), in the precision the model
+// records.
 func Accuracy(m *ir.Model, d *data.Dataset) (float64, error) {
-	if len(m.ClassNames) == 0 {
-		return 0, errors.New("the model has no class names")
-	}
-	p, err := runtime.New[float64](m)
+	s, err := evaluate.Dataset(m, d, m.RecordedPrecision())
 	if err != nil {
 		return 0, err
 	}
-	ok := 0
-	for r := range d.Rows {
-		c, err := p.PredictClass(d.Row(r))
-		if err != nil {
-			return 0, err
-		}
-		if m.ClassNames[c] == d.LabelName(d.Y[r]) {
-			ok++
-		}
+	if s.Accuracy == nil {
+		return 0, errors.New("the model is not a classifier")
 	}
-	return float64(ok) / float64(d.Rows), nil
+	return *s.Accuracy, nil
 }
 
 // MeanSE returns the mean of v and the standard error of the mean (sample
