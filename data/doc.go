@@ -69,17 +69,12 @@
 // it has no colon, and Y is nil). Lines that are empty or hold only a
 // comment are skipped.
 //
-// Parquet files (https://parquet.apache.org) are read with
-// github.com/parquet-go/parquet-go: their top-level columns, matched by
-// name as in CSV (the target by [Options].Target or TargetColumn). Columns
-// of BOOLEAN (0 or 1), INT32, INT64 (and their integer and decimal logical
-// types), FLOAT and DOUBLE are numbers, a null is a missing value (NaN);
-// a target of STRING (UTF-8 BYTE_ARRAY) holds class labels, sorted as for
-// CSV, and a null target is an error at its row. Other column types are an
-// error naming the column. A Parquet file needs random access: [ReadFile]
-// and a Stream of a file read it in place, row group by row group; [Read]
-// of another reader reads it into memory first. [ParquetWriter] writes
-// one. Errors name the file and, as LINE, the 1-based row.
+// Parquet files (https://parquet.apache.org) are read by package
+// github.com/treegen/treegen/data/parquet, which registers the format
+// ([RegisterFormat]) when a program imports it, so that programs that
+// never read Parquet do not link its library. Their top-level columns are
+// matched by name as in CSV. A Parquet file read by a program that does
+// not import the package is an error that names it.
 //
 // A LibSVM file is expanded into a dense matrix, whose size the file's does
 // not bound: one short line with index 1048576 makes every row 1048576
