@@ -974,3 +974,58 @@ func TestParquetEntries(t *testing.T) {
 		}
 	}
 }
+
+// TestParquetSelect reads the features that Options.Select names, in its
+// order, and skips the other columns, with Read and with a Stream.
+func TestParquetSelect(t *testing.T) {
+	nums := []float64{1, 2, 10, 3, 4, 20, 5, 6, 30}
+	file := writeParquetFile(t, []Column{{"a", Double}, {"target", String}, {"b", Float}, {"z", Int64}}, 2, 3, nums, []string{"x", "y", "x"})
+	tests := []struct {
+		opts    data.Options
+		x       []float64
+		skipped []string
+		err     string
+	}{
+		{opts: data.Options{Select: []string{"b", "a"}}, x: []float64{2, 1, 4, 3, 6, 5}, skipped: []string{"z"}},
+		{opts: data.Options{Select: []string{"z", "b", "a"}, DropTarget: true}, x: []float64{10, 2, 1, 20, 4, 3, 30, 6, 5}},
+		{opts: data.Options{Select: []string{"a", "c", "d"}}, err: `s.parquet: no columns "c", "d"; columns are: a, target, b, z`},
+		{opts: data.Options{Select: []string{"a", "target"}}, err: `s.parquet: no column "target"; columns are: a, target, b, z; "target" is the target column, which is never a feature`},
+	}
+	for _, tt := range tests {
+		d, err := readParquetBytes(file, "s.parquet", tt.opts)
+		if tt.err != "" {
+			var missing *data.MissingColumnsError
+			if err == nil || err.Error() != tt.err || !errors.As(err, &missing) {
+				t.Errorf("%v: error %v, want %s", tt.opts.Select, err, tt.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkFloats(t, "X", d.X, tt.x)
+		if !slices.Equal(d.Features, tt.opts.Select) || !slices.Equal(d.Skipped, tt.skipped) {
+			t.Errorf("%v: features %q, skipped %q", tt.opts.Select, d.Features, d.Skipped)
+		}
+		if tt.opts.DropTarget == (d.Labels != nil) {
+			t.Errorf("%v: labels %q", tt.opts.Select, d.Labels)
+		}
+		s, err := data.OpenStream(bytes.NewReader(file), "s.parquet", tt.opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var x []float64
+		err = s.Each(func(b *data.Block) error {
+			x = append(x, b.X...)
+			return nil
+		})
+		s.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkFloats(t, "stream X", x, tt.x)
+		if !slices.Equal(s.Skipped(), tt.skipped) {
+			t.Errorf("%v: stream skipped %q", tt.opts.Select, s.Skipped())
+		}
+	}
+}
