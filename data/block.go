@@ -26,4 +26,14 @@ type Block struct {
 	// by [Stream].Prepare are reused from block to block.
 	Out    []byte
 	Scores []float64
+
+	// What Read takes from a block of a text file: the compact values of
+	// X in kind, when coded (Options.Compact), with which kinds hold
+	// every value of it; and the bytes of the file the block was parsed
+	// from.
+	xc                       []uint32
+	kind                     compactKind
+	fitsDecimal, fitsFloat32 bool
+	coded                    bool
+	inBytes                  int
 }

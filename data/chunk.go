@@ -35,12 +35,6 @@ type chunk struct {
 
 	// LibSVM: the sparse rows.
 	svm svmChunk
-
-	// The compact values of block.X in kind, and which kinds hold every
-	// value of it.
-	xc                       []uint32
-	kind                     compactKind
-	fitsDecimal, fitsFloat32 bool
 }
 
 // splitter cuts a text stream into chunks at record boundaries.
@@ -258,7 +252,7 @@ func (p *pipeline) release(c *chunk) {
 	c.block.X, c.block.Y, c.block.YText = c.block.X[:0], c.block.Y[:0], c.block.YText[:0]
 	c.block.Rows, c.block.Line = 0, 0
 	c.svm.reset()
-	c.xc, c.fitsDecimal, c.fitsFloat32 = c.xc[:0], false, false
+	c.block.xc, c.block.fitsDecimal, c.block.fitsFloat32, c.block.coded = c.block.xc[:0], false, false, false
 	p.free <- c
 }
 

@@ -171,20 +171,20 @@ func encodeAll(dst []uint32, x []float64) (out []uint32, kind compactKind, decim
 	return encodeIn(dst[:0], x, compactFloat32), compactFloat32, false, true
 }
 
-// compactKinds finishes the compact values of a chunk whose cells were
+// compactKinds finishes the compact values of a block whose cells were
 // encoded as short decimals while they could be: it notes whether its
 // values are all float32, and encodes them so when they are not all short
 // decimals.
-func (c *chunk) compactKinds() {
-	c.kind, c.fitsFloat32 = compactDecimal, true
-	for _, v := range c.block.X {
+func (b *Block) compactKinds() {
+	b.kind, b.fitsFloat32, b.coded = compactDecimal, true, true
+	for _, v := range b.X {
 		if float64(float32(v)) != v && v == v {
-			c.fitsFloat32 = false
+			b.fitsFloat32 = false
 			break
 		}
 	}
-	if !c.fitsDecimal && c.fitsFloat32 {
-		c.xc, c.kind = encodeIn(c.xc[:0], c.block.X, compactFloat32), compactFloat32
+	if !b.fitsDecimal && b.fitsFloat32 {
+		b.xc, b.kind = encodeIn(b.xc[:0], b.X, compactFloat32), compactFloat32
 	}
 }
 

@@ -42,6 +42,16 @@ type Dataset struct {
 	// line (see [Options].Header): its columns are named by position, c1,
 	// c2, ... (the target column's name included).
 	NoHeader bool
+
+	// Skipped lists, in file order, the columns of the file that were not
+	// read because [Options].Select does not name them (the target column
+	// is never listed); nil when none was.
+	Skipped []string
+}
+
+// Columns describes the columns of d as they were read.
+func (d *Dataset) Columns() Columns {
+	return Columns{Source: d.Source, Format: d.Format, Features: d.Features, Skipped: d.Skipped, NoHeader: d.NoHeader, Target: d.Y != nil}
 }
 
 // Row returns the features of row i as a slice of X, without copying.
@@ -154,8 +164,8 @@ const compactPart = 1 << 16
 
 // Subset returns a new Dataset holding copies of the given rows, in the
 // given order (a row may appear more than once), with the same columns,
-// Source, Format, NoHeader and Labels (a copy of them), compact if d is. Y is nil in the result when
-// it is nil in d. Subset panics if a row index is out of range.
+// Source, Format, NoHeader, Skipped and Labels (copies of them), compact
+// if d is. Y is nil in the result when it is nil in d. Subset panics if a row index is out of range.
 func (d *Dataset) Subset(rows []int) *Dataset {
 	s := &Dataset{
 		Source:   d.Source,
@@ -165,6 +175,7 @@ func (d *Dataset) Subset(rows []int) *Dataset {
 		Cols:     d.Cols,
 		Labels:   slices.Clone(d.Labels),
 		NoHeader: d.NoHeader,
+		Skipped:  slices.Clone(d.Skipped),
 	}
 	if d.IsCompact() {
 		s.XC, s.xcKind = make([]uint32, len(rows)*d.Cols), d.xcKind
@@ -341,6 +352,21 @@ type Options struct {
 	// of them is a header even though its cells are numbers, as the names
 	// of some data sets are (PMLB names columns "2", "3", ...).
 	Names []string
+	// Select, when set, names the feature columns to read, in the order
+	// wanted (a model's feature names, say). A TSV or CSV file with a
+	// header line, or a Parquet file, may hold them in any order and hold
+	// other columns too: the rows' values are those of the named columns,
+	// in Select's order, taken from their places as each row is parsed,
+	// and the other columns but the target are skipped unread and listed
+	// in [Dataset].Skipped (and [Stream.Columns]). A name that no column
+	// has is an error naming it, which wraps a [*MissingColumnsError], and
+	// so is the name of the target column, never a feature; names must be
+	// non-empty and distinct. Two columns of the file may share a name
+	// only when neither is read. Files without column names, LibSVM and
+	// TSV or CSV without a header line, are read by position: Select does
+	// not apply to them. A first line whose every cell is one of Select's
+	// names is a header line, as for Names, when Names is empty.
+	Select []string
 	// TargetColumn is, for TSV and CSV only, the 1-based position of the
 	// target column, for files without a header line; 0 means none (the
 	// target is then found by name, Target). Target must be "" when it is
@@ -529,6 +555,10 @@ func (o Options) maxExpansion() int {
 	return o.MaxExpansion
 }
 
+// TargetName returns the name of the target column: Target, or "target"
+// when Target is "".
+func (o Options) TargetName() string { return o.target() }
+
 func (o Options) target() string {
 	if o.Target == "" {
 		return "target"
@@ -549,8 +579,7 @@ type Error struct {
 	Line int    // 1-based line number, 0 if not known
 	Col  int    // 1-based field number (TSV, CSV) or byte column (LibSVM), 0 if not known
 	Msg  string // what is wrong
-
-	err error // underlying error, if any
+	Err  error  // the underlying error, if any: see Unwrap
 }
 
 // Error formats the error as "FILE:LINE:COL: MSG". The column is left out
@@ -579,7 +608,7 @@ func (e *Error) Error() string {
 
 // Unwrap returns the underlying error (for example io.ErrUnexpectedEOF from
 // truncated gzip data, or a *csv.ParseError), or nil.
-func (e *Error) Unwrap() error { return e.err }
+func (e *Error) Unwrap() error { return e.Err }
 
 func errorf(file string, line, col int, format string, args ...any) *Error {
 	return &Error{File: file, Line: line, Col: col, Msg: fmt.Sprintf(format, args...)}

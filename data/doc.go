@@ -24,7 +24,8 @@
 // TSV and CSV files start with a header line naming the columns. Names are
 // trimmed of surrounding white space; they must be non-empty and distinct.
 // The column called [Options].Target ("target" unless set) becomes
-// [Dataset].Y, every other column is a feature, in file order;
+// [Dataset].Y, every other column is a feature, in file order (or only
+// those that [Options].Select names, in its order: see below);
 // [Options].TargetColumn picks the target by its 1-based position instead.
 // TSV lines are split on tab characters only (no quoting); CSV is read with
 // encoding/csv, so fields may be double-quoted, with "" standing for a quote
@@ -69,17 +70,12 @@
 // it has no colon, and Y is nil). Lines that are empty or hold only a
 // comment are skipped.
 //
-// Parquet files (https://parquet.apache.org) are read with
-// github.com/parquet-go/parquet-go: their top-level columns, matched by
-// name as in CSV (the target by [Options].Target or TargetColumn). Columns
-// of BOOLEAN (0 or 1), INT32, INT64 (and their integer and decimal logical
-// types), FLOAT and DOUBLE are numbers, a null is a missing value (NaN);
-// a target of STRING (UTF-8 BYTE_ARRAY) holds class labels, sorted as for
-// CSV, and a null target is an error at its row. Other column types are an
-// error naming the column. A Parquet file needs random access: [ReadFile]
-// and a Stream of a file read it in place, row group by row group; [Read]
-// of another reader reads it into memory first. [ParquetWriter] writes
-// one. Errors name the file and, as LINE, the 1-based row.
+// Parquet files (https://parquet.apache.org) are read by package
+// github.com/treegen/treegen/data/parquet, which registers the format
+// ([RegisterFormat]) when a program imports it, so that programs that
+// never read Parquet do not link its library. Their top-level columns are
+// matched by name as in CSV. A Parquet file read by a program that does
+// not import the package is an error that names it.
 //
 // A LibSVM file is expanded into a dense matrix, whose size the file's does
 // not bound: one short line with index 1048576 makes every row 1048576
@@ -107,6 +103,32 @@
 // 500 KB file could otherwise expand to 500 MB and take gigabytes once
 // parsed. Past the limit reading fails: a file that is really that
 // repetitive can be decompressed first.
+//
+// # Selecting columns by name
+//
+// [Options].Select names the feature columns to read, in the order wanted,
+// as a model's feature names give them. A TSV, CSV or Parquet file may
+// hold them in any order, among other columns: [MatchColumns] maps the
+// header to the wanted features once, and every row's values are parsed
+// straight into their places, so that the rows hold exactly the selected
+// features, in Select's order, with no copy. The other columns (but the
+// target) are not read at all, and [Dataset].Skipped (or
+// [Stream.Skipped]) lists them. A selected name that the file lacks is an
+// error naming every missing column:
+//
+//	people.csv:1: no column "height"; columns are: bmi, zip, target, age
+//
+// which wraps a [*MissingColumnsError]; it says so when the missing name
+// is the target column's, which is never a feature. Files without column
+// names, LibSVM and TSV or CSV without a header line, are read by
+// position. [Columns.Fit] checks that the columns read fit a model's input.
+//
+// # Formats and sources
+//
+// Each format is read by a [Source], which a [Stream] holds, and [Read]
+// drains a Stream: the same code reads a file whole or block by block.
+// Parquet's source lives in package github.com/treegen/treegen/data/parquet
+// and is registered with [RegisterFormat] when a program imports it.
 //
 // # Files without a header line
 //

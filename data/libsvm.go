@@ -3,6 +3,7 @@ package data
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"math"
 	"slices"
 	"strconv"
@@ -46,6 +47,9 @@ type svmParser struct {
 	maxIndex int // the highest index allowed
 	bom      int // length of the byte order mark before line 1
 	width    int // the number of features when a stream gives it, else 0
+	// wholeBase is the index base of a file read whole, which its
+	// lines decide.
+	wholeBase int
 }
 
 func newSVMParser(in *input, opts Options) *svmParser {
@@ -219,18 +223,48 @@ func (sc *svmChunk) merge(o *svmChunk) {
 	}
 }
 
-func readLibSVM(in *input, opts Options) (*Dataset, error) {
+// svmSource is the Source of a LibSVM file. It streams, chunk by chunk,
+// when the index base and the width of the file are known; otherwise it
+// reads the whole file, sparse, when it is opened, and makes its rows
+// dense block by block.
+type svmSource struct {
+	p        *svmParser
+	features []string
+	target   bool
+	prepare  func(*Block)
+
+	// Streamed.
+	sp   *splitter
+	pipe *pipeline
+	cur  *chunk
+
+	// Read whole.
+	all     *svmChunk
+	ncols   int
+	pos     int // the next row
+	rowsPer int // rows of a block
+}
+
+// openSVMSource opens a LibSVM file; see openStream for whole.
+func openSVMSource(in *input, opts Options, whole bool) (*svmSource, error) {
 	if opts.NumFeatures < 0 {
 		return nil, errorf(in.name, 0, 0, "NumFeatures is negative (%d)", opts.NumFeatures)
 	}
 	if opts.NumFeatures > maxFeatures {
 		return nil, errorf(in.name, 0, 0, "NumFeatures %d exceeds the limit of %d features", opts.NumFeatures, maxFeatures)
 	}
-	p := newSVMParser(in, opts)
+	s := &svmSource{p: newSVMParser(in, opts), target: !opts.DropTarget}
 	sp := &splitter{src: in.br, in: in, line: 1, size: opts.chunkBytes()}
-	pipe := startPipeline(sp, nil, p.parseChunk)
+	if !whole && opts.IndexBase != IndexAuto && opts.NumFeatures > 0 {
+		// The base and the width are known: the file streams.
+		s.p.width = opts.NumFeatures
+		s.sp = sp
+		s.features = svmFeatures(opts.NumFeatures, s.p.base())
+		return s, nil
+	}
+	pipe := startPipeline(sp, nil, s.p.parseChunk)
 	defer pipe.stop()
-	all := svmChunk{top: -1}
+	all := &svmChunk{top: -1}
 	sawLine := false
 	for {
 		c := pipe.next()
@@ -272,19 +306,108 @@ func readLibSVM(in *input, opts Options) (*Dataset, error) {
 		}
 		return nil, errorf(in.name, all.topLine, all.topCol, "index %d makes %s", top, msg)
 	}
-	x := make([]float64, rows*ncols)
-	all.densify(x, ncols, base, opts.Absent)
-	features := svmFeatures(ncols, base)
-	var y []float64
-	if !opts.DropTarget {
-		y = all.y
+	s.all, s.ncols = all, ncols
+	s.p.width = 0
+	s.features = svmFeatures(ncols, base)
+	s.p.wholeBase = base
+	s.rowsPer = blockRows
+	if whole && !opts.Compact {
+		s.rowsPer = rows // Read takes every row at once, in place
 	}
-	return &Dataset{Features: features, X: x, Y: y, Rows: rows, Cols: ncols}, nil
+	return s, nil
+}
+
+func (s *svmSource) Columns() Columns {
+	return Columns{Features: s.features, Target: s.target}
+}
+
+func (s *svmSource) setPrepare(f func(*Block)) { s.prepare = f }
+
+// RowsHint returns the rows of a file read whole, 0 for one that streams.
+func (s *svmSource) RowsHint() int {
+	if s.all == nil {
+		return 0
+	}
+	return len(s.all.rowEnd)
+}
+
+func (s *svmSource) Next(dst *Block) (*Block, error) {
+	if s.all != nil {
+		return s.nextWhole(dst)
+	}
+	if s.pipe == nil {
+		s.pipe = startPipeline(s.sp, nil, s.parse)
+	}
+	for {
+		if s.cur != nil {
+			s.pipe.release(s.cur)
+			s.cur = nil
+		}
+		c := s.pipe.next()
+		if c == nil {
+			return nil, io.EOF
+		}
+		s.cur = c
+		if c.err != nil {
+			return nil, c.err
+		}
+		if c.block.Rows > 0 {
+			return &c.block, nil
+		}
+	}
+}
+
+// parse parses a chunk of a file that streams, on a goroutine of the
+// pipeline.
+func (s *svmSource) parse(c *chunk) {
+	s.p.parseBlock(c, len(s.features))
+	if c.err == nil && s.prepare != nil && c.block.Rows > 0 {
+		s.prepare(&c.block)
+	}
+}
+
+// nextWhole makes the next rows of a file read whole dense, in dst.
+func (s *svmSource) nextWhole(dst *Block) (*Block, error) {
+	all := s.all
+	if s.pos == len(all.rowEnd) {
+		return nil, io.EOF
+	}
+	lo, hi := s.pos, min(len(all.rowEnd), s.pos+s.rowsPer)
+	s.pos = hi
+	b := dst
+	n := (hi - lo) * s.ncols
+	b.X = slices.Grow(b.X[:0], n)[:n]
+	if s.p.opts.Absent == AbsentZero {
+		clear(b.X)
+	}
+	all.densifyRows(b.X, s.ncols, s.p.wholeBase, s.p.opts.Absent, lo, hi)
+	b.Rows, b.Line = hi-lo, 0
+	b.Y, b.YText = b.Y[:0], nil
+	if s.target {
+		b.Y = append(b.Y, all.y[lo:hi]...)
+	} else {
+		b.Y = nil
+	}
+	if s.prepare != nil {
+		s.prepare(b)
+	}
+	return b, nil
+}
+
+func (s *svmSource) Close() {
+	if s.pipe != nil {
+		s.pipe.stop()
+	}
 }
 
 // densify writes the rows of sc into x, ncols to a row, index base at
 // column 0; absent entries are 0 or NaN as absent says.
 func (sc *svmChunk) densify(x []float64, ncols, base int, absent Absent) {
+	sc.densifyRows(x, ncols, base, absent, 0, len(sc.rowEnd))
+}
+
+// densifyRows writes rows lo to hi-1 of sc into x, as densify does.
+func (sc *svmChunk) densifyRows(x []float64, ncols, base int, absent Absent, lo, hi int) {
 	if absent == AbsentMissing {
 		nan := math.NaN()
 		for i := range x {
@@ -292,7 +415,10 @@ func (sc *svmChunk) densify(x []float64, ncols, base int, absent Absent) {
 		}
 	}
 	begin := 0
-	for r, end := range sc.rowEnd {
+	if lo > 0 {
+		begin = sc.rowEnd[lo-1]
+	}
+	for r, end := range sc.rowEnd[lo:hi] {
 		row := x[r*ncols : (r+1)*ncols]
 		for e := begin; e < end; e++ {
 			row[int(sc.idx[e])-base] = sc.val[e]

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"unsafe"
 )
 
@@ -16,7 +17,7 @@ import (
 // wait for the end of the column to know whether it holds text). It stops
 // at the first error, which it sets in c.err.
 func (t *table) parseChunk(c *chunk, withY bool) {
-	c.fitsDecimal = t.compact
+	c.block.fitsDecimal = t.compact
 	switch {
 	case t.format == FormatTSV:
 		c.err = t.parseLines(c, '\t')
@@ -27,7 +28,7 @@ func (t *table) parseChunk(c *chunk, withY bool) {
 	}
 	c.block.Line = c.line
 	if t.compact {
-		c.compactKinds()
+		c.block.compactKinds()
 	}
 	if withY && t.target >= 0 && !t.drop {
 		c.block.Y = c.block.Y[:0]
@@ -77,13 +78,14 @@ func (t *table) parseLines(c *chunk, sep byte) error {
 		if k := bytes.Count(l, []byte{sep}) + 1; k != ncols {
 			return t.raggedErr(n, k)
 		}
+		row := t.newRow(c)
 		rest := l
 		for col := range ncols {
 			cell := rest
 			if j := bytes.IndexByte(rest, sep); j >= 0 {
 				cell, rest = rest[:j], rest[j+1:]
 			}
-			if err := t.cell(c, col, cell, n); err != nil {
+			if err := t.cell(c, col, row, cell, n); err != nil {
 				return err
 			}
 		}
@@ -123,12 +125,13 @@ func (t *table) parseQuoted(c *chunk) error {
 		if len(rec) != len(t.names) {
 			return t.raggedErr(base+line, len(rec))
 		}
+		row := t.newRow(c)
 		for col, cell := range rec {
 			if col > 0 {
 				// A quoted field may span lines.
 				line, _ = cr.FieldPos(col)
 			}
-			if err := t.cell(c, col, unsafe.Slice(unsafe.StringData(cell), len(cell)), base+line); err != nil {
+			if err := t.cell(c, col, row, unsafe.Slice(unsafe.StringData(cell), len(cell)), base+line); err != nil {
 				return err
 			}
 		}
@@ -144,16 +147,30 @@ func (t *table) csvErr(err error, base int) error {
 		moved := *pe
 		moved.StartLine += base
 		moved.Line += base
-		return &Error{File: t.file, Line: moved.Line, Msg: fmt.Sprintf("%v (byte %d)", pe.Err, pe.Column), err: &moved}
+		return &Error{File: t.file, Line: moved.Line, Msg: fmt.Sprintf("%v (byte %d)", pe.Err, pe.Column), Err: &moved}
 	}
-	return &Error{File: t.file, Msg: "read error: " + err.Error(), err: err}
+	return &Error{File: t.file, Msg: "read error: " + err.Error(), Err: err}
 }
 
-// cell parses the cell in column col (0-based) on the given line, appending
-// a feature to c.block.X, or noting a target cell.
-func (t *table) cell(c *chunk, col int, cell []byte, line int) error {
-	if col == t.target {
-		if t.drop {
+// newRow makes room for a row's features at the end of c.block.X (and of
+// its compact values, while they are kept), and returns where they start.
+func (t *table) newRow(c *chunk) int {
+	b := &c.block
+	row, n := len(b.X), len(t.feats)
+	b.X = slices.Grow(b.X, n)[:row+n]
+	if t.compact && b.fitsDecimal {
+		b.xc = slices.Grow(b.xc, n)[:row+n]
+	}
+	return row
+}
+
+// cell parses the cell in column col (0-based) on the given line: a
+// feature goes to its place in the row that starts at c.block.X[row], a
+// target cell is noted, and a column left out is not read.
+func (t *table) cell(c *chunk, col, row int, cell []byte, line int) error {
+	f := t.role[col]
+	if f < 0 {
+		if f == roleSkip {
 			return nil
 		}
 		cell = trimSpace(cell)
@@ -171,12 +188,14 @@ func (t *table) cell(c *chunk, col int, cell []byte, line int) error {
 	case cellRange:
 		return errorf(t.file, line, col+1, "cell %s in column %q is out of range", quoteCell(cell), t.names[col])
 	}
-	c.block.X = append(c.block.X, v)
-	if t.compact && c.fitsDecimal {
+	b := &c.block
+	b.X[row+int(f)] = v
+	if t.compact && b.fitsDecimal {
 		if code, ok := encodeCompactText(cell, v); ok {
-			c.xc = append(c.xc, code)
+			b.xc[row+int(f)] = code
 		} else {
-			c.fitsDecimal = false
+			b.fitsDecimal = false
+			b.xc = b.xc[:0]
 		}
 	}
 	return nil

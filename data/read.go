@@ -25,39 +25,175 @@ func ReadFile(path string, opts Options) (*Dataset, error) {
 	return Read(f, path, opts)
 }
 
-// Read reads a data set in TSV, CSV or LibSVM format from r, decompressing
-// it first if it starts with the gzip magic bytes. name is used in errors,
-// as the Source of the result and, with [FormatAuto], to choose the format
-// from its extension. All errors are of type [*Error].
+// Read reads a data set in TSV, CSV or LibSVM format (or Parquet, in a
+// program that imports package github.com/treegen/treegen/data/parquet)
+// from r, decompressing it first if it starts with the gzip magic bytes.
+// name is used in errors, as the Source of the result and, with
+// [FormatAuto], to choose the format from its extension. All errors are
+// of type [*Error].
+//
+// Read drains a [Stream] of r: the blocks are put together as they come,
+// then a last pass decides what the target column holds (numbers, or
+// class labels) from every cell of it.
 func Read(r io.Reader, name string, opts Options) (*Dataset, error) {
-	in, format, err := open(r, name, opts)
+	s, err := openStream(r, name, opts, true)
 	if err != nil {
 		return nil, err
 	}
-	var d *Dataset
-	switch format {
-	case FormatTSV, FormatCSV:
-		d, err = readText(in, format, opts, fileSize(r, in))
-	case FormatParquet:
-		ra, size, rerr := parquetInput(r, in)
-		if rerr != nil {
-			return nil, rerr
+	defer s.Close()
+	return s.drain()
+}
+
+// drain reads every block of a Stream that Read opened into a Dataset.
+func (s *Stream) drain() (*Dataset, error) {
+	cols, size := s.cols, s.size
+	nf := len(cols.Features)
+	fb := &featureBuilder{compact: s.compact}
+	if h, ok := s.src.(interface{ RowsHint() int }); ok {
+		if rows := h.RowsHint(); rows > 0 {
+			fb.reserve(rows * nf)
 		}
-		d, err = readParquet(ra, size, name, opts)
-	default:
-		d, err = readLibSVM(in, opts)
+	}
+	whole, _ := s.src.(interface {
+		targets() ([]float64, []string, error)
+	})
+	var tc targetCollector
+	var dst Block
+	var scratch []float64 // the rows of a block, when they are made compact
+	var codes []uint32
+	for {
+		dst.X = fb.x[len(fb.x):] // read in place, when the source fills dst
+		if fb.compact {
+			dst.X = scratch[:0]
+		}
+		dst.Y = tc.y[len(tc.y):]
+		b, err := s.next(&dst)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		if fb.room == 0 && b.Rows > 0 && size > 0 && b.inBytes > 0 {
+			// Room for the rows the file holds at the density of its first
+			// chunk, and 2% more, so that the rows are copied once.
+			fb.reserve(int(min(float64(len(b.X))/float64(b.inBytes)*float64(size)*1.02, 1<<34)))
+		}
+		switch {
+		case b.coded:
+			fb.add(b.X, b.xc, b.kind, b.fitsDecimal, b.fitsFloat32)
+		case fb.compact:
+			if b == &dst {
+				scratch = b.X
+			}
+			var kind compactKind
+			var decimal, f32 bool
+			codes, kind, decimal, f32 = encodeAll(codes, b.X)
+			fb.add(b.X, codes, kind, decimal, f32)
+		default:
+			fb.add(b.X, nil, 0, false, false)
+		}
+		if whole == nil && cols.Target {
+			tc.add(b.Y, b.YText)
+		}
+	}
+	d := &Dataset{
+		Source:   cols.Source,
+		Format:   cols.Format,
+		Features: cols.Features,
+		Skipped:  cols.Skipped,
+		NoHeader: cols.NoHeader,
+		X:        fb.x,
+		Rows:     s.rows,
+		Cols:     nf,
+	}
+	var err error
+	switch {
+	case whole != nil:
+		d.Y, d.Labels, err = whole.targets()
+	case cols.Target:
+		d.Y, d.Labels = tc.result()
 	}
 	if err != nil {
-		// A read error reaches the reader in file order, as a chunk's: it
-		// explains any error in the records it cut short.
 		return nil, err
 	}
-	d.Source = name
-	d.Format = format
-	if opts.Compact && format == FormatLibSVM {
-		d.compact() // text and Parquet files are made compact as they are read
+	if d.X == nil {
+		d.X = []float64{} // no feature columns
 	}
+	fb.finish(d)
 	return d, nil
+}
+
+// targetCollector puts the targets of the blocks of a source together:
+// numbers, or, once a block holds text, class labels.
+type targetCollector struct {
+	y     []float64
+	text  bool
+	index map[string]int32 // id of each distinct label
+	cells []string         // distinct labels, by id
+	ids   []int32          // every row's label id, once text
+}
+
+// add adds the targets of a block: y, and text when some of them are
+// text (see Block).
+func (tc *targetCollector) add(y []float64, text []string) {
+	if text != nil && !tc.text {
+		// Text from now on: the numbers before it are labels too.
+		tc.text = true
+		tc.index = make(map[string]int32)
+		for _, v := range tc.y {
+			tc.ids = append(tc.ids, tc.id(strconv.FormatFloat(v+0, 'g', -1, 64)))
+		}
+		tc.y = nil
+	}
+	if !tc.text {
+		tc.y = appendInPlace(tc.y, y)
+		return
+	}
+	for r, v := range y {
+		l := ""
+		if text != nil {
+			l = text[r]
+		}
+		if l == "" && v == v {
+			l = strconv.FormatFloat(v+0, 'g', -1, 64) // v+0 turns -0 into +0
+		}
+		tc.ids = append(tc.ids, tc.id(l))
+	}
+}
+
+// id returns the id of label l.
+func (tc *targetCollector) id(l string) int32 {
+	id, ok := tc.index[l]
+	if !ok {
+		id = int32(len(tc.cells))
+		tc.index[l] = id
+		tc.cells = append(tc.cells, l)
+	}
+	return id
+}
+
+// result returns the targets, and the labels, sorted, of targets of text.
+func (tc *targetCollector) result() ([]float64, []string) {
+	if !tc.text {
+		if tc.y == nil {
+			return []float64{}, nil
+		}
+		return tc.y, nil
+	}
+	text := targetColumn{ids: tc.ids, cells: tc.cells}
+	labels, y := text.labels()
+	return y, labels
+}
+
+// appendInPlace appends src to dst, where src may already lie in dst's
+// backing array just past its end (as when it was read into dst[len(dst):]).
+func appendInPlace(dst, src []float64) []float64 {
+	n := len(dst)
+	if len(src) > 0 && cap(dst)-n >= len(src) && &dst[:n+1][n] == &src[0] {
+		return dst[:n+len(src)]
+	}
+	return append(dst, src...)
 }
 
 // open checks the options, opens r (decompressing it if it is gzip) and
@@ -77,11 +213,10 @@ func open(r io.Reader, name string, opts Options) (*input, Format, error) {
 	return in, format, nil
 }
 
-// fileSize returns the size of r when it is a regular file read without
-// decompression, else 0.
-func fileSize(r io.Reader, in *input) int64 {
+// fileSize returns the size of r when it is a regular file, else 0.
+func fileSize(r io.Reader) int64 {
 	f, ok := r.(*os.File)
-	if !ok || in.gz {
+	if !ok {
 		return 0
 	}
 	st, err := f.Stat()
@@ -91,12 +226,12 @@ func fileSize(r io.Reader, in *input) int64 {
 	return st.Size()
 }
 
-// parquetInput returns random access to a Parquet file: r itself when it
-// is a regular file read without decompression, else the whole input read
-// into memory.
-func parquetInput(r io.Reader, in *input) (io.ReaderAt, int64, error) {
-	if f, ok := r.(*os.File); ok && in.bom == 0 {
-		if size := fileSize(r, in); size > 0 {
+// randomAccess returns random access to a file of a format that needs it:
+// r itself when it is a regular file read without decompression, else
+// the whole input read into memory.
+func randomAccess(r io.Reader, in *input) (io.ReaderAt, int64, error) {
+	if f, ok := r.(*os.File); ok && !in.gz && in.bom == 0 {
+		if size := fileSize(r); size > 0 {
 			return f, size, nil
 		}
 	}
@@ -187,7 +322,7 @@ func (in *input) readErr(err error) *Error {
 	case in.gz:
 		msg = "corrupt or truncated gzip data: "
 	}
-	return &Error{File: in.name, Msg: msg + err.Error(), err: err}
+	return &Error{File: in.name, Msg: msg + err.Error(), Err: err}
 }
 
 // countingReader counts the bytes read from r.
@@ -240,7 +375,7 @@ func (in *input) sniff() (Format, error) {
 		buf = buf[:i]
 	}
 	switch {
-	case bytes.HasPrefix(buf, []byte(parquetMagic)):
+	case bytes.HasPrefix(buf, []byte("PAR1")):
 		return FormatParquet, nil
 	case bytes.IndexByte(buf, '\t') >= 0:
 		return FormatTSV, nil
@@ -433,4 +568,75 @@ func quoteCell[T string | []byte](s T) string {
 		return strconv.Quote(c[:max]) + "..."
 	}
 	return strconv.Quote(c)
+}
+
+// featureBuilder puts the features of a file together, block by block, as
+// compact values when it is asked to and they fit, else as float64.
+type featureBuilder struct {
+	compact bool // the values so far are compact, in xc
+	x       []float64
+	xc      []uint32
+	kind    compactKind
+	room    int // values reserved, 0 if none
+
+	// Whether every value so far is a short decimal, and a float32.
+	notDecimal, notFloat32 bool
+}
+
+// reserve sets aside room for n values, before the first are added.
+// (make, not slices.Grow: fresh memory from the system needs no clearing,
+// and is touched only as the values are written.)
+func (fb *featureBuilder) reserve(n int) {
+	fb.room = n
+	if fb.compact {
+		fb.xc = make([]uint32, 0, n)
+	} else {
+		fb.x = make([]float64, 0, n)
+	}
+}
+
+// add appends the values x of a block, whose compact values are codes in
+// kind when the block fits that kind (fitsDecimal, fitsFloat32 say which).
+// The values are short decimals while every value so far is one, else
+// float32 while every value is one exactly, else float64: the kind does
+// not depend on where the blocks end.
+func (fb *featureBuilder) add(x []float64, codes []uint32, kind compactKind, fitsDecimal, fitsFloat32 bool) {
+	if fb.compact {
+		fb.notDecimal = fb.notDecimal || !fitsDecimal
+		fb.notFloat32 = fb.notFloat32 || !fitsFloat32
+		switch {
+		case fb.notDecimal && fb.notFloat32:
+			fb.compact = false
+			fb.x = make([]float64, len(fb.xc), max(fb.room, len(fb.xc)+len(x)))
+			for i, v := range fb.xc {
+				fb.x[i] = fb.kind.decode(v)
+			}
+			fb.xc = nil
+		case fb.notDecimal && fb.kind == compactDecimal:
+			for i, v := range fb.xc {
+				fb.xc[i], _ = compactFloat32.encode(fb.kind.decode(v))
+			}
+			fb.kind = compactFloat32
+		}
+	}
+	switch {
+	case fb.compact && kind == fb.kind:
+		fb.xc = append(fb.xc, codes...)
+	case fb.compact:
+		fb.xc = encodeIn(fb.xc, x, fb.kind)
+	default:
+		fb.x = appendInPlace(fb.x, x)
+	}
+}
+
+// finish sets the features of d, which has its other fields, when they
+// are compact.
+func (fb *featureBuilder) finish(d *Dataset) {
+	if !fb.compact {
+		return
+	}
+	d.X, d.XC, d.xcKind = nil, fb.xc, fb.kind
+	if d.XC == nil {
+		d.XC = []uint32{} // no feature columns
+	}
 }

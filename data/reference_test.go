@@ -184,7 +184,7 @@ func (in *input) refCSVErr(err error) error {
 	}
 	var pe *csv.ParseError
 	if errors.As(err, &pe) {
-		return &Error{File: in.name, Line: pe.Line, Msg: fmt.Sprintf("%v (byte %d)", pe.Err, pe.Column), err: err}
+		return &Error{File: in.name, Line: pe.Line, Msg: fmt.Sprintf("%v (byte %d)", pe.Err, pe.Column), Err: err}
 	}
 	return in.readErr(err)
 }

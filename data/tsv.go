@@ -20,6 +20,10 @@ type table struct {
 	x       []float64
 	y       targetColumn
 	rows    int
+
+	feats   []string // the feature columns read, in the order of a row's values
+	role    []int32  // per column: its feature's index in a row, or roleTarget, roleSkip
+	skipped []string // columns not read because Options.Select does not name them
 }
 
 // maxNumericTarget is how many distinct numbers a target column may hold
@@ -151,12 +155,15 @@ func (t *table) targetRangeErr() error {
 	return errorf(t.file, tc.rangeLine, t.target+1, "cell %s in column %q is out of range", quoteCell(tc.rangeCell), t.names[t.target])
 }
 
-// maxListed is how many column names a "no column" error lists.
-const maxListed = 10
+// Roles of the columns of a table that are not features.
+const (
+	roleTarget = -1 // the target column
+	roleSkip   = -2 // a column left out: not selected, or the target dropped
+)
 
 // newTable checks the header (on line 1), or names the columns of a file
-// without one by position, and finds the target column. cells are the
-// trimmed cells of line 1.
+// without one by position, and finds the target and feature columns (see
+// MatchColumns). cells are the trimmed cells of line 1.
 func newTable(file string, cells []string, opts Options) (*table, error) {
 	header, err := isHeader(file, cells, opts)
 	if err != nil {
@@ -168,41 +175,29 @@ func newTable(file string, cells []string, opts Options) (*table, error) {
 		for i := range names {
 			names[i] = "c" + strconv.Itoa(i+1)
 		}
+		opts.Select = nil // columns without names are read by position
 	}
-	seen := make(map[string]int, len(names))
-	for i, n := range names {
-		if n == "" {
-			return nil, errorf(file, 1, i+1, "column %d has an empty name", i+1)
-		}
-		if j, ok := seen[n]; ok {
-			return nil, errorf(file, 1, i+1, "duplicate column name %q (columns %d and %d)", n, j+1, i+1)
-		}
-		seen[n] = i
+	l, err := matchColumns(file, 1, names, opts, header)
+	if err != nil {
+		return nil, err
 	}
-	t := &table{file: file, names: names, target: -1, drop: opts.DropTarget, header: header}
-	if opts.TargetColumn > len(names) {
-		return nil, errorf(file, 1, 0, "target column %d is past the last column: line 1 has %d", opts.TargetColumn, len(names))
+	if !header && opts.TargetColumn == 0 && opts.RequireTarget {
+		why := ""
+		if opts.Header != HeaderAbsent {
+			why = " (every cell of line 1 is a number)"
+		}
+		return nil, &Error{File: file, Line: 1, Msg: fmt.Sprintf("no header line%s, so no column is named %q", why, opts.target()), Err: ErrNoHeader}
 	}
-	if opts.TargetColumn > 0 {
-		t.target = opts.TargetColumn - 1
-	} else if !header {
-		if opts.RequireTarget {
-			why := ""
-			if opts.Header != HeaderAbsent {
-				why = " (every cell of line 1 is a number)"
-			}
-			return nil, &Error{File: file, Line: 1, Msg: fmt.Sprintf("no header line%s, so no column is named %q", why, opts.target()), err: ErrNoHeader}
-		}
-	} else if i, ok := seen[opts.target()]; ok {
-		t.target = i
-	} else if opts.RequireTarget {
-		list := names
-		more := ""
-		if len(list) > maxListed {
-			list = list[:maxListed]
-			more = fmt.Sprintf(", ... (%d columns)", len(names))
-		}
-		return nil, errorf(file, 1, 0, "no column %q; columns are: %s%s", opts.target(), strings.Join(list, ", "), more)
+	t := &table{file: file, names: names, target: l.Target, drop: opts.DropTarget, header: header, feats: l.Features, skipped: l.Skipped}
+	t.role = make([]int32, len(names))
+	for i := range t.role {
+		t.role[i] = roleSkip
+	}
+	for j, i := range l.Index {
+		t.role[i] = int32(j)
+	}
+	if l.Target >= 0 && !opts.DropTarget {
+		t.role[l.Target] = roleTarget
 	}
 	return t, nil
 }
@@ -226,7 +221,7 @@ func isHeader(file string, cells []string, opts Options) (bool, error) {
 	if opts.RequireTarget && opts.TargetColumn == 0 {
 		msg += fmt.Sprintf(", the target %q among them", opts.target())
 	}
-	return false, &Error{File: file, Line: 1, Col: 1, Msg: msg, err: ErrNoHeader}
+	return false, &Error{File: file, Line: 1, Col: 1, Msg: msg, Err: ErrNoHeader}
 }
 
 // looksLikeData reports whether line 1, split into trimmed cells, reads as
@@ -243,11 +238,15 @@ func looksLikeData(cells []string, opts Options) bool {
 	if opts.TargetColumn == 0 && slices.Contains(cells, opts.target()) || numbersColumns(cells) {
 		return false
 	}
-	if len(opts.Names) == 0 {
+	expected := opts.Names
+	if len(expected) == 0 {
+		expected = opts.Select
+	}
+	if len(expected) == 0 {
 		return true
 	}
-	names := make(map[string]bool, len(opts.Names))
-	for _, n := range opts.Names {
+	names := make(map[string]bool, len(expected))
+	for _, n := range expected {
 		names[n] = true
 	}
 	for _, c := range cells {
@@ -296,24 +295,34 @@ func (t *table) dataset() (*Dataset, error) {
 	if t.rows == 0 {
 		return nil, errorf(t.file, 0, 0, "no data rows")
 	}
-	d := &Dataset{X: t.x, Rows: t.rows, Cols: len(t.names), NoHeader: !t.header}
-	if t.target >= 0 {
-		switch tc := &t.y; {
-		case t.drop:
-		case tc.text:
-			d.Labels, d.Y = tc.labels()
-		case tc.rangeLine > 0:
-			return nil, t.targetRangeErr()
-		default:
-			d.Y = tc.values()
-		}
-		d.Cols--
+	d := &Dataset{X: t.x, Rows: t.rows, Cols: len(t.feats), Features: t.feats, NoHeader: !t.header, Skipped: t.skipped}
+	var err error
+	if d.Y, d.Labels, err = t.targets(); err != nil {
+		return nil, err
 	}
-	d.Features = t.features()
 	if d.X == nil {
 		d.X = []float64{}
 	}
 	return d, nil
+}
+
+// targets returns the target column, whose cells have all been added:
+// their numbers, or, when some cell is not a number, every row's index in
+// the labels, which it returns too. It returns nil when the target column
+// is not read.
+func (t *table) targets() ([]float64, []string, error) {
+	if t.target < 0 || t.drop {
+		return nil, nil, nil
+	}
+	switch tc := &t.y; {
+	case tc.text:
+		labels, y := tc.labels()
+		return y, labels, nil
+	case tc.rangeLine > 0:
+		return nil, nil, t.targetRangeErr()
+	default:
+		return tc.values(), nil, nil
+	}
 }
 
 // emptyFirstLine reports an empty line 1 followed by more lines.

@@ -113,7 +113,7 @@ func TestToolRequirements(t *testing.T) {
 		"github.com/klauspost/compress",        // parquet-go: Snappy, gzip and zstd pages
 		"github.com/parquet-go/bitpack",        // parquet-go: bit-packed values
 		"github.com/parquet-go/jsonlite",       // parquet-go: JSON columns
-		"github.com/parquet-go/parquet-go",     // data: Parquet files
+		"github.com/parquet-go/parquet-go",     // data/parquet: Parquet files
 		"github.com/pierrec/lz4/v4",            // parquet-go: LZ4 pages
 		"github.com/spf13/cobra",               // the command line
 		"github.com/spf13/pflag",               // cobra's flags

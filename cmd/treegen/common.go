@@ -47,21 +47,11 @@ func openStream(path string, o data.Options) (*data.Stream, error) {
 
 // fileColumns is what matching the columns of a data file to a model needs
 // to know of the file.
-type fileColumns struct {
-	source    string
-	format    data.Format
-	features  []string
-	noHeader  bool
-	hasTarget bool
-}
+type fileColumns = data.Columns
 
-func datasetColumns(d *data.Dataset) fileColumns {
-	return fileColumns{d.Source, d.Format, d.Features, d.NoHeader, d.Y != nil}
-}
+func datasetColumns(d *data.Dataset) fileColumns { return d.Columns() }
 
-func streamColumns(s *data.Stream) fileColumns {
-	return fileColumns{s.Source(), s.Format(), s.Features(), s.NoHeader(), s.HasTarget()}
-}
+func streamColumns(s *data.Stream) fileColumns { return s.Columns() }
 
 // dataFlags are the flags of a command that reads a data file: its name,
 // its target column and how to read LibSVM; for rows given to a model, also
@@ -168,7 +158,10 @@ func (f *dataFlags) streamFor(m *ir.Model, withTarget bool, w io.Writer) (*data.
 	return s, nil
 }
 
-// optionsFor returns the options of reading rows for m.
+// optionsFor returns the options of reading rows for m. Unless
+// --by-position, the feature columns of a file with column names are
+// those of the model's feature names, in the model's order, wherever the
+// file has them; the file's other columns are skipped.
 func (f *dataFlags) optionsFor(m *ir.Model, withTarget bool) (data.Options, error) {
 	o, err := f.options()
 	if err != nil {
@@ -178,6 +171,9 @@ func (f *dataFlags) optionsFor(m *ir.Model, withTarget bool) (data.Options, erro
 	o.DropTarget = !withTarget
 	o.NumFeatures = m.NumFeatures
 	o.Names = m.FeatureNames
+	if !f.byPosition {
+		o.Select = m.FeatureNames
+	}
 	return o, nil
 }
 
@@ -187,6 +183,13 @@ func (f *dataFlags) readError(err error, withTarget bool) error {
 	if errors.Is(err, data.ErrNoHeader) && withTarget {
 		return fmt.Errorf("%w: give its position with --target-column N", err)
 	}
+	var missing *data.MissingColumnsError
+	switch {
+	case errors.As(err, &missing) && missing.Target != "":
+		return fmt.Errorf("%w: name the target column with --target, or match columns by position with --by-position", err)
+	case missing != nil:
+		return fmt.Errorf("%w (--by-position matches columns by position)", err)
+	}
 	return err
 }
 
@@ -194,20 +197,24 @@ func (f *dataFlags) readError(err error, withTarget bool) error {
 // file without a header line (every cell of its first line a number, or
 // --no-header) has its columns matched by position; a model with feature
 // names needs a header line then, unless --no-header or --by-position says
-// to match by position. It warns on w when a model imported from XGBoost
-// reads LibSVM with absent entries as zeros, which XGBoost reads as
-// missing.
+// to match by position. It notes on w the columns of the file that were
+// skipped, as the model has no features of their names, and warns when a
+// model imported from XGBoost reads LibSVM with absent entries as zeros,
+// which XGBoost reads as missing.
 func (f *dataFlags) checkColumns(m *ir.Model, c fileColumns, w io.Writer) error {
-	if c.format == data.FormatLibSVM && f.targetColumn > 0 {
-		return fmt.Errorf("%s is LibSVM, whose target is the label of each line: --target-column is for TSV and CSV files", c.source)
+	if c.Format == data.FormatLibSVM && f.targetColumn > 0 {
+		return fmt.Errorf("%s is LibSVM, whose target is the label of each line: --target-column is for TSV and CSV files", c.Source)
 	}
-	if c.noHeader && m.FeatureNames != nil && !f.noHeader && !f.byPosition {
+	if c.NoHeader && m.FeatureNames != nil && !f.noHeader && !f.byPosition {
 		return fmt.Errorf("%s has no header line (every cell of line 1 is a number), but the model's features have names (%s): add a header line naming the columns, or match them by position with --no-header",
-			c.source, listNames(m.FeatureNames))
+			c.Source, listNames(m.FeatureNames))
 	}
-	if c.format == data.FormatLibSVM && f.absent == data.AbsentZero && !f.cmd.Flags().Changed("libsvm-absent") &&
+	if c.Format == data.FormatLibSVM && f.absent == data.AbsentZero && !f.cmd.Flags().Changed("libsvm-absent") &&
 		m.Provenance != nil && m.Provenance.Producer == "xgboost" {
-		fmt.Fprintf(w, "warning: %s is LibSVM, whose absent entries are read as 0; XGBoost, which made the model, reads them as missing: add --libsvm-absent missing to predict what XGBoost predicts (--libsvm-absent zero to keep zeros and silence this)\n", c.source)
+		fmt.Fprintf(w, "warning: %s is LibSVM, whose absent entries are read as 0; XGBoost, which made the model, reads them as missing: add --libsvm-absent missing to predict what XGBoost predicts (--libsvm-absent zero to keep zeros and silence this)\n", c.Source)
+	}
+	if len(c.Skipped) > 0 {
+		fmt.Fprintf(w, "note: %s: ignored columns, which are not features of the model: %s\n", c.Source, strings.Join(c.Skipped, ", "))
 	}
 	return matchColumns(m, c, f.byPosition)
 }
@@ -233,29 +240,19 @@ func matchFeatures(m *ir.Model, d *data.Dataset, byPosition bool) error {
 }
 
 // matchColumns checks that the columns of a data file fit the model's
-// input: the same number of feature columns, and unless byPosition or the
-// file is LibSVM or has no header line (its columns have no names), the
-// same names in the same order.
+// input (see data.Columns.Fit), and adds to the error the flags that may
+// help.
 func matchColumns(m *ir.Model, c fileColumns, byPosition bool) error {
-	if cols := len(c.features); cols != m.NumFeatures {
-		if c.format == data.FormatLibSVM {
-			return fmt.Errorf("%s has feature indices up to %s, the model has %d features", c.source, c.features[cols-1], m.NumFeatures)
-		}
-		hint := ""
-		if c.noHeader && !c.hasTarget && cols == m.NumFeatures+1 {
-			hint = " (it has no header line, so no column is known as the target: --target-column N leaves column N out)"
-		}
-		return fmt.Errorf("%s has %d feature columns, the model expects %d%s", c.source, cols, m.NumFeatures, hint)
-	}
-	if m.FeatureNames == nil || byPosition || c.format == data.FormatLibSVM || c.noHeader {
+	err := c.Fit(m.NumFeatures, m.FeatureNames, byPosition)
+	switch cols := len(c.Features); {
+	case err == nil:
 		return nil
+	case cols == m.NumFeatures:
+		return fmt.Errorf("%w (--by-position matches columns by position)", err)
+	case c.NoHeader && !c.Target && cols == m.NumFeatures+1:
+		return fmt.Errorf("%w (it has no header line, so no column is known as the target: --target-column N leaves column N out)", err)
 	}
-	for j, name := range m.FeatureNames {
-		if c.features[j] != name {
-			return fmt.Errorf("%s: column %d is %q, the model expects %q (--by-position matches columns by position)", c.source, j+1, c.features[j], name)
-		}
-	}
-	return nil
+	return err
 }
 
 // listNames lists the first names of a model's features for a message.

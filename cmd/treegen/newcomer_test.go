@@ -203,7 +203,7 @@ func TestLibSVM(t *testing.T) {
 
 	// A CSV whose columns have other names: refused, unless --by-position.
 	renamed := writeFile(t, dir, "renamed.csv", "x1,x2\n8,1\n1,5\n")
-	fails(t, `column 1 is "x1", the model expects "radius" (--by-position matches columns by position)`, "predict", "--model", model, "--data", renamed)
+	fails(t, `no columns "radius", "texture"; columns are: x1, x2 (--by-position matches columns by position)`, "predict", "--model", model, "--data", renamed)
 	if got, _ := succeeds(t, "predict", "--model", model, "--data", renamed, "--by-position"); got != out {
 		t.Errorf("--by-position: %s, want %s", got, out)
 	}

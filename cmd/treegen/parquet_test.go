@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/treegen/treegen/data"
+	"github.com/treegen/treegen/data/parquet"
 )
 
 // TestParquetRoundTrip trains a model on a Parquet file and another on
@@ -47,7 +48,7 @@ func TestParquetRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pw, err := data.NewParquetWriter(f, []data.ParquetColumn{{Name: "a"}, {Name: "b"}, {Name: "c"}, {Name: "target", Kind: data.ParquetString}})
+	pw, err := parquet.NewWriter(f, []parquet.Column{{Name: "a"}, {Name: "b"}, {Name: "c"}, {Name: "target", Kind: parquet.String}})
 	if err == nil {
 		err = pw.WriteRows(rows, nums, texts)
 	}

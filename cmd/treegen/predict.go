@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/treegen/treegen/codegen"
 	"github.com/treegen/treegen/data"
+	"github.com/treegen/treegen/data/parquet"
 	"github.com/treegen/treegen/predict"
 )
 
@@ -113,21 +114,21 @@ type columns struct {
 // DOUBLE columns (FLOAT in precision float32, INT64 for leaf indices) and
 // a STRING column, class, for a classifier.
 func (c *columns) writeParquet(w io.Writer, s *data.Stream) error {
-	kind := data.ParquetDouble
+	kind := parquet.Double
 	switch {
 	case c.ints:
-		kind = data.ParquetInt64
+		kind = parquet.Int64
 	case c.bits == 32:
-		kind = data.ParquetFloat
+		kind = parquet.Float
 	}
-	var spec []data.ParquetColumn
+	var spec []parquet.Column
 	for _, name := range c.names {
-		spec = append(spec, data.ParquetColumn{Name: name, Kind: kind})
+		spec = append(spec, parquet.Column{Name: name, Kind: kind})
 	}
 	if c.classes != nil {
-		spec = append(spec, data.ParquetColumn{Name: "class", Kind: data.ParquetString})
+		spec = append(spec, parquet.Column{Name: "class", Kind: parquet.String})
 	}
-	pw, err := data.NewParquetWriter(w, spec)
+	pw, err := parquet.NewWriter(w, spec)
 	if err != nil {
 		return err
 	}

@@ -30,7 +30,7 @@
 //   - rows.csv, rows.tsv and rows.libsvm: -rows rows (default 1,000,000;
 //     with a comma-separated list, a CSV of each), the same rows in the
 //     three formats, and rows.parquet, written from rows.csv by
-//     data.ParquetWriter (DOUBLE columns);
+//     parquet.Writer of package data/parquet (DOUBLE columns);
 //   - counts.csv: as many rows of 50 integer features 0..255 (the features
 //     above, scaled and rounded);
 //   - model.json: a GBDT model of 100 trees of depth 8 (logistic),
@@ -79,6 +79,7 @@ import (
 	"time"
 
 	"github.com/treegen/treegen/data"
+	"github.com/treegen/treegen/data/parquet" // writes rows.parquet, and registers the format: ReadFile reads it
 	"github.com/treegen/treegen/docs/internal/repro"
 	"github.com/treegen/treegen/internal/atomicfile"
 )
@@ -365,13 +366,13 @@ func toParquet(from, to string) error {
 		return err
 	}
 	defer s.Close()
-	var spec []data.ParquetColumn
+	var spec []parquet.Column
 	for _, name := range s.Features() {
-		spec = append(spec, data.ParquetColumn{Name: name})
+		spec = append(spec, parquet.Column{Name: name})
 	}
-	spec = append(spec, data.ParquetColumn{Name: "target"})
+	spec = append(spec, parquet.Column{Name: "target"})
 	return atomicfile.Write(to, 0o644, func(w io.Writer) error {
-		pw, err := data.NewParquetWriter(w, spec)
+		pw, err := parquet.NewWriter(w, spec)
 		if err != nil {
 			return err
 		}

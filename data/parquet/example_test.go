@@ -1,20 +1,20 @@
-package data_test
+package parquet_test
 
 import (
 	"bytes"
 	"fmt"
 	"log"
 
-	"github.com/parquet-go/parquet-go"
-	"github.com/treegen/treegen/data"
+	pq "github.com/parquet-go/parquet-go"
+	"github.com/treegen/treegen/data/parquet"
 )
 
-func ExampleParquetWriter() {
+func ExampleWriter() {
 	var buf bytes.Buffer
-	pw, err := data.NewParquetWriter(&buf, []data.ParquetColumn{
-		{Name: "height", Kind: data.ParquetDouble},
-		{Name: "petals", Kind: data.ParquetInt64},
-		{Name: "species", Kind: data.ParquetString},
+	pw, err := parquet.NewWriter(&buf, []parquet.Column{
+		{Name: "height", Kind: parquet.Double},
+		{Name: "petals", Kind: parquet.Int64},
+		{Name: "species", Kind: parquet.String},
 	})
 	if err != nil {
 		log.Fatal(err)
@@ -35,7 +35,7 @@ func ExampleParquetWriter() {
 		Petals  int64   `parquet:"petals"`
 		Species string  `parquet:"species"`
 	}
-	rows, err := parquet.Read[flower](bytes.NewReader(buf.Bytes()), int64(buf.Len()))
+	rows, err := pq.Read[flower](bytes.NewReader(buf.Bytes()), int64(buf.Len()))
 	if err != nil {
 		log.Fatal(err)
 	}

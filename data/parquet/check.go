@@ -1,4 +1,4 @@
-package data
+package parquet
 
 import (
 	"encoding/binary"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/parquet-go/parquet-go/encoding/thrift"
 	"github.com/parquet-go/parquet-go/format"
+	"github.com/treegen/treegen/data"
 )
 
 // The Parquet library sets memory aside for the lengths and counts that a
@@ -170,7 +171,7 @@ func (w *thriftWalker) elements(n uint64, depth int, typ byte) error {
 func checkParquetFooter(r io.ReaderAt, size, footer int64, name string) error {
 	b := make([]byte, footer)
 	if _, err := r.ReadAt(b, size-8-footer); err != nil {
-		return &Error{File: name, Msg: "read error: " + err.Error(), err: err}
+		return &data.Error{File: name, Msg: "read error: " + err.Error(), Err: err}
 	}
 	n, err := thriftLength(b)
 	if err == nil && n != len(b) {

@@ -1,4 +1,4 @@
-package data
+package parquet
 
 import (
 	"encoding/binary"
@@ -9,9 +9,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/parquet-go/parquet-go"
+	pq "github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/encoding"
 	"github.com/parquet-go/parquet-go/format"
+	"github.com/treegen/treegen/data"
 )
 
 // A Parquet file is read column chunk by column chunk and page by page: each
@@ -22,8 +23,7 @@ import (
 // parquetMagic starts and ends a Parquet file.
 const parquetMagic = "PAR1"
 
-// parquetBlockRows is how many rows readParquet asks parquetSource.next for
-// at a time.
+// parquetBlockRows is how many rows a block of parquetSource.Next holds.
 const parquetBlockRows = 8192
 
 // parquetTileBytes is about how many bytes of rows parquetSource.next fills
@@ -58,13 +58,13 @@ type parquetColumn struct {
 	scale  float64 // divisor of a DECIMAL column, 1 for others
 	maxDef byte    // 1 for an optional column, 0 for a required one
 
-	pages parquet.Pages // pages of the current row group, nil before the first
-	vals  []float64     // values of the current page; NaN where null
-	text  []string      // values of the current page of a convString column
-	pos   int           // index in vals or text of the next row to deliver
-	first int64         // 0-based row number in the file of vals[0] or text[0]
+	pages pq.Pages  // pages of the current row group, nil before the first
+	vals  []float64 // values of the current page; NaN where null
+	text  []string  // values of the current page of a convString column
+	pos   int       // index in vals or text of the next row to deliver
+	first int64     // 0-based row number in the file of vals[0] or text[0]
 
-	dict   parquet.Dictionary // dictionary that dictF or dictS hold, converted
+	dict   pq.Dictionary // dictionary that dictF or dictS hold, converted
 	dictF  []float64
 	dictS  []string
 	intern map[string]string // one copy of each text value
@@ -77,8 +77,8 @@ const maxInterned = 1 << 16
 // columns, row-major, and the target column.
 type parquetSource struct {
 	name    string
-	file    *parquet.File
-	groups  []parquet.RowGroup
+	file    *pq.File
+	groups  []pq.RowGroup
 	cols    []*parquetColumn // feature columns, in schema order
 	target  *parquetColumn   // target column, nil if none is read
 	rows    int64            // rows in the file, by its row groups
@@ -88,13 +88,16 @@ type parquetSource struct {
 	left    int64            // rows of the current row group not yet delivered
 	row     int64            // rows delivered so far
 	err     error            // error that ended reading, returned ever after
+	skipped []string         // columns not read, as Options.Select does not name them
+	size    int64            // bytes of the file
+	block   data.Block       // the block Next fills when it is given none
 }
 
 // openParquet opens a Parquet file of size bytes read from r and finds its
 // columns: the target column as opts says (by the name opts.target(), or by
 // position with opts.TargetColumn), every other top-level column a feature.
 // name is used in errors. All errors are of type [*Error].
-func openParquet(r io.ReaderAt, size int64, name string, opts Options) (p *parquetSource, err error) {
+func openParquet(r io.ReaderAt, size int64, name string, opts data.Options) (p *parquetSource, err error) {
 	switch {
 	case opts.RequireTarget && opts.DropTarget:
 		return nil, errorf(name, 0, 0, "RequireTarget and DropTarget are both set")
@@ -116,62 +119,45 @@ func openParquet(r io.ReaderAt, size int64, name string, opts Options) (p *parqu
 			p, err = nil, parquetDamaged(name, fmt.Errorf("%v", v))
 		}
 	}()
-	f, err := parquet.OpenFile(r, size,
-		parquet.SkipPageIndex(true),
-		parquet.SkipBloomFilters(true),
-		parquet.ReadBufferSize(parquetReadBuffer),
-		parquet.FileReadMode(parquet.ReadModeSync))
+	f, err := pq.OpenFile(r, size,
+		pq.SkipPageIndex(true),
+		pq.SkipBloomFilters(true),
+		pq.ReadBufferSize(parquetReadBuffer),
+		pq.FileReadMode(pq.ReadModeSync))
 	if err != nil {
 		return nil, parquetDamaged(name, err)
 	}
-	p = &parquetSource{name: name, file: f, groups: f.RowGroups(), dataEnd: size - 8 - footer}
+	p = &parquetSource{name: name, file: f, groups: f.RowGroups(), dataEnd: size - 8 - footer, size: size}
 	top := f.Root().Columns()
-	seen := make(map[string]int, len(top))
+	names := make([]string, len(top))
 	for i, c := range top {
-		n := c.Name()
-		if n == "" {
-			return nil, errorf(name, 0, 0, "column %d has an empty name", i+1)
-		}
-		if j, ok := seen[n]; ok {
-			return nil, errorf(name, 0, 0, "duplicate column name %q (columns %d and %d)", n, j+1, i+1)
-		}
-		seen[n] = i
+		names[i] = c.Name()
 	}
-	target := -1
-	switch {
-	case opts.TargetColumn > len(top):
-		return nil, errorf(name, 0, 0, "target column %d is past the last column: the file has %d", opts.TargetColumn, len(top))
-	case opts.TargetColumn > 0:
-		target = opts.TargetColumn - 1
-	default:
-		if i, ok := seen[opts.target()]; ok {
-			target = i
-		} else if opts.RequireTarget {
-			names := make([]string, len(top))
-			for i, c := range top {
-				names[i] = c.Name()
-			}
-			list, more := names, ""
-			if len(list) > maxListed {
-				list = list[:maxListed]
-				more = fmt.Sprintf(", ... (%d columns)", len(names))
-			}
-			return nil, errorf(name, 0, 0, "no column %q; columns are: %s%s", opts.target(), strings.Join(list, ", "), more)
-		}
+	l, err := data.MatchColumns(name, 0, names, opts)
+	if err != nil {
+		return nil, err
 	}
-	for i, c := range top {
-		if i == target && opts.DropTarget {
-			continue
-		}
-		col, err := newParquetColumn(name, c, i == target)
+	p.skipped = l.Skipped
+	// The columns are checked in file order, so that the error names the
+	// first that cannot be read.
+	read := slices.Clone(l.Index)
+	if l.Target >= 0 && !opts.DropTarget {
+		read = append(read, l.Target)
+	}
+	slices.Sort(read)
+	byFile := make(map[int]*parquetColumn, len(read))
+	for _, i := range read {
+		col, err := newParquetColumn(name, top[i], i == l.Target)
 		if err != nil {
 			return nil, err
 		}
-		if i == target {
-			p.target = col
-		} else {
-			p.cols = append(p.cols, col)
-		}
+		byFile[i] = col
+	}
+	for _, i := range l.Index {
+		p.cols = append(p.cols, byFile[i])
+	}
+	if l.Target >= 0 && !opts.DropTarget {
+		p.target = byFile[l.Target]
 	}
 	for i, g := range p.groups {
 		n := g.NumRows()
@@ -201,11 +187,11 @@ func checkParquetEnds(r io.ReaderAt, size int64, name string) (int64, error) {
 	}
 	var head, tail [4]byte
 	if n, err := r.ReadAt(head[:], 0); n < len(head) {
-		return 0, &Error{File: name, Msg: "read error: " + err.Error(), err: err}
+		return 0, &data.Error{File: name, Msg: "read error: " + err.Error(), Err: err}
 	}
 	var end [8]byte
 	if n, err := r.ReadAt(end[:], size-8); n < len(end) {
-		return 0, &Error{File: name, Msg: "read error: " + err.Error(), err: err}
+		return 0, &data.Error{File: name, Msg: "read error: " + err.Error(), Err: err}
 	}
 	copy(tail[:], end[4:])
 	switch {
@@ -224,13 +210,13 @@ func checkParquetEnds(r io.ReaderAt, size int64, name string) (int64, error) {
 }
 
 // parquetDamaged reports an error of the Parquet library on a damaged file.
-func parquetDamaged(name string, err error) *Error {
-	return &Error{File: name, Msg: "damaged Parquet file: " + err.Error(), err: err}
+func parquetDamaged(name string, err error) *data.Error {
+	return &data.Error{File: name, Msg: "damaged Parquet file: " + err.Error(), Err: err}
 }
 
 // newParquetColumn checks that the top-level column c can be read as a
 // feature (or as the target, which may hold text too).
-func newParquetColumn(file string, c *parquet.Column, target bool) (*parquetColumn, error) {
+func newParquetColumn(file string, c *pq.Column, target bool) (*parquetColumn, error) {
 	col := &parquetColumn{name: c.Name(), leaf: c.Index(), target: target, scale: 1}
 	ok := c.Leaf() && !c.Repeated() && c.Index() >= 0 && c.MaxDefinitionLevel() <= 1
 	if ok {
@@ -250,20 +236,20 @@ func newParquetColumn(file string, c *parquet.Column, target bool) (*parquetColu
 
 // parquetConvOf returns how values of type t are converted, and the
 // divisor of a DECIMAL; ok is false when they cannot be.
-func parquetConvOf(t parquet.Type) (conv parquetConv, scale float64, ok bool) {
+func parquetConvOf(t pq.Type) (conv parquetConv, scale float64, ok bool) {
 	kind := t.Kind()
 	scale = 1
 	if lt := t.LogicalType(); lt != nil && lt.Value != nil {
 		switch v := lt.Value.(type) {
 		case *format.IntType:
 			switch {
-			case kind == parquet.Int32 && v.IsSigned:
+			case kind == pq.Int32 && v.IsSigned:
 				return convInt32, 1, true
-			case kind == parquet.Int32:
+			case kind == pq.Int32:
 				return convUint32, 1, true
-			case kind == parquet.Int64 && v.IsSigned:
+			case kind == pq.Int64 && v.IsSigned:
 				return convInt64, 1, true
-			case kind == parquet.Int64:
+			case kind == pq.Int64:
 				return convUint64, 1, true
 			}
 		case *format.DecimalType:
@@ -272,37 +258,37 @@ func parquetConvOf(t parquet.Type) (conv parquetConv, scale float64, ok bool) {
 			}
 			scale = math.Pow10(int(v.Scale))
 			switch kind {
-			case parquet.Int32:
+			case pq.Int32:
 				return convInt32, scale, true
-			case parquet.Int64:
+			case pq.Int64:
 				return convInt64, scale, true
 			}
 		case *format.StringType, *format.EnumType:
-			if kind == parquet.ByteArray {
+			if kind == pq.ByteArray {
 				return convString, 1, true
 			}
 		}
 		return 0, 0, false
 	}
 	switch kind {
-	case parquet.Boolean:
+	case pq.Boolean:
 		return convBool, 1, true
-	case parquet.Int32:
+	case pq.Int32:
 		return convInt32, 1, true
-	case parquet.Int64:
+	case pq.Int64:
 		return convInt64, 1, true
-	case parquet.Float:
+	case pq.Float:
 		return convFloat, 1, true
-	case parquet.Double:
+	case pq.Double:
 		return convDouble, 1, true
-	case parquet.ByteArray:
+	case pq.ByteArray:
 		return convString, 1, true
 	}
 	return 0, 0, false
 }
 
 // parquetTypeName describes the type of column c for an error message.
-func parquetTypeName(c *parquet.Column) string {
+func parquetTypeName(c *pq.Column) string {
 	var s string
 	switch {
 	case !c.Leaf():
@@ -325,6 +311,39 @@ func parquetTypeName(c *parquet.Column) string {
 	}
 	return s
 }
+
+// Columns describes the columns of the blocks.
+func (p *parquetSource) Columns() data.Columns {
+	return data.Columns{Features: p.features(), Skipped: p.skipped, Target: p.hasTarget()}
+}
+
+// Next returns the next block of at most parquetBlockRows rows, filled into
+// dst (or into a block of its own when dst is nil); see next.
+func (p *parquetSource) Next(dst *data.Block) (*data.Block, error) {
+	if dst == nil {
+		dst = &p.block
+	}
+	if err := p.next(dst, parquetBlockRows); err != nil {
+		return nil, err
+	}
+	return dst, nil
+}
+
+// RowsHint returns the rows of the file, as far as its size makes them
+// plausible: values can take far less room in the file than in memory, so
+// that a file's claims are trusted for the memory they ask for only up to
+// 8 bytes a value for each byte of the file.
+func (p *parquetSource) RowsHint() int {
+	limit := max(int64(1)<<20, 8*p.size)
+	rows := min(p.rows, limit)
+	if cols := len(p.cols); cols > 0 {
+		rows = min(rows, limit/int64(cols))
+	}
+	return int(rows)
+}
+
+// Close releases the pages being read.
+func (p *parquetSource) Close() { p.close() }
 
 // features returns the names of the feature columns, the target's left
 // out.
@@ -367,7 +386,7 @@ func (p *parquetSource) all() []*parquetColumn {
 // b.YText holds; b.YText is nil when the target holds numbers). b.Line is
 // the 1-based number of the first row. After the last row next returns
 // io.EOF, with b.Rows == 0; after an error, it returns that error again.
-func (p *parquetSource) next(b *Block, maxRows int) (err error) {
+func (p *parquetSource) next(b *data.Block, maxRows int) (err error) {
 	b.Rows, b.Line = 0, int(p.row)+1
 	b.X = b.X[:0]
 	y, text := b.Y[:0], b.YText[:0]
@@ -486,7 +505,7 @@ func (p *parquetSource) finishGroup() error {
 				return c.damaged(p, err)
 			}
 			extra = page.NumValues() > 0
-			parquet.Release(page)
+			pq.Release(page)
 		}
 		if extra {
 			g := p.groups[p.group-1]
@@ -499,7 +518,7 @@ func (p *parquetSource) finishGroup() error {
 }
 
 // damaged reports an error reading the pages of column c.
-func (c *parquetColumn) damaged(p *parquetSource, err error) *Error {
+func (c *parquetColumn) damaged(p *parquetSource, err error) *data.Error {
 	return parquetDamaged(p.name, fmt.Errorf("column %q, row group %d: %w", c.name, p.group, err))
 }
 
@@ -562,7 +581,7 @@ func (c *parquetColumn) load(p *parquetSource) error {
 			return c.damaged(p, err)
 		}
 		err = c.decode(p, page)
-		parquet.Release(page)
+		pq.Release(page)
 		if err != nil {
 			return err
 		}
@@ -573,7 +592,7 @@ func (c *parquetColumn) load(p *parquetSource) error {
 }
 
 // decode converts the values of page into c.vals or c.text.
-func (c *parquetColumn) decode(p *parquetSource, page parquet.Page) error {
+func (c *parquetColumn) decode(p *parquetSource, page pq.Page) error {
 	n := page.NumValues()
 	if n < 0 || n > math.MaxInt32 {
 		return c.damaged(p, fmt.Errorf("page of %d values", n))
@@ -719,7 +738,7 @@ func (c *parquetColumn) convert(dst []float64, data encoding.Values) error {
 }
 
 // convertDict converts the values of a dictionary into c.dictF or c.dictS.
-func (c *parquetColumn) convertDict(p *parquetSource, dict parquet.Dictionary) error {
+func (c *parquetColumn) convertDict(p *parquetSource, dict pq.Dictionary) error {
 	page := dict.Page()
 	n := page.NumValues()
 	if n < 0 || n > math.MaxInt32 || page.NumNulls() != 0 || int64(dict.Len()) != n {
@@ -799,136 +818,4 @@ func (c *parquetColumn) texts(dst []string, data encoding.Values) error {
 		dst[i] = s
 	}
 	return nil
-}
-
-// readParquet reads a whole Parquet file of size bytes from r into a
-// Dataset; see openParquet for the columns. A target column of text holds
-// class labels: Labels lists them sorted in byte order, and Y holds each
-// row's index in Labels, as for a TSV or CSV file. name is used in errors
-// and as the Source of the result. All errors are of type [*Error].
-func readParquet(r io.ReaderAt, size int64, name string, opts Options) (*Dataset, error) {
-	p, err := openParquet(r, size, name, opts)
-	if err != nil {
-		return nil, err
-	}
-	defer p.close()
-	cols := len(p.cols)
-	// The row groups' row counts are trusted for the memory to set aside
-	// only as far as the file's size makes them plausible: values can take
-	// far less room in the file than in memory, but rows past those set
-	// aside are appended all the same.
-	limit := max(int64(1)<<20, 8*size)
-	rows := min(p.rows, limit)
-	if cols > 0 {
-		rows = min(rows, limit/int64(cols))
-	}
-	fb := &featureBuilder{compact: opts.Compact}
-	fb.reserve(int(rows) * cols)
-	var block []float64 // the rows of a block, when they are made compact
-	var codes []uint32
-	var (
-		y      []float64
-		labels map[string]int32 // index of each label in cells
-		cells  []string         // distinct labels, in order of appearance
-		ids    []int32          // every row's index in cells
-	)
-	switch {
-	case p.textTarget():
-		labels = make(map[string]int32)
-		ids = make([]int32, 0, rows)
-	case p.target != nil:
-		y = make([]float64, 0, rows)
-	}
-	var b Block
-	for {
-		if fb.compact {
-			b.X = block[:0]
-		} else {
-			b.X = fb.x[len(fb.x):] // read in place
-		}
-		if p.target != nil && !p.textTarget() {
-			b.Y = y[len(y):]
-		}
-		err := p.next(&b, parquetBlockRows)
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
-		if fb.compact {
-			block = b.X
-			var kind compactKind
-			var decimal, f32 bool
-			codes, kind, decimal, f32 = encodeAll(codes, b.X)
-			fb.add(b.X, codes, kind, decimal, f32)
-		} else {
-			fb.x = appendInPlace(fb.x, b.X)
-		}
-		switch {
-		case p.textTarget():
-			for _, s := range b.YText {
-				id, ok := labels[s]
-				if !ok {
-					id = int32(len(cells))
-					labels[s] = id
-					cells = append(cells, s)
-				}
-				ids = append(ids, id)
-			}
-		case p.target != nil:
-			y = appendInPlace(y, b.Y)
-		}
-	}
-	if p.row == 0 {
-		return nil, errorf(name, 0, 0, "no data rows")
-	}
-	d := &Dataset{
-		Source:   name,
-		Format:   FormatParquet,
-		Features: p.features(),
-		X:        fb.x,
-		Y:        y,
-		Rows:     int(p.row),
-		Cols:     cols,
-	}
-	if p.textTarget() {
-		d.Labels, d.Y = sortLabels(cells, ids)
-	}
-	if d.X == nil {
-		d.X = []float64{} // no feature columns
-	}
-	fb.finish(d)
-	return d, nil
-}
-
-// appendInPlace appends src to dst, where src may already lie in dst's
-// backing array just past its end (as when it was read into dst[len(dst):]).
-func appendInPlace(dst, src []float64) []float64 {
-	n := len(dst)
-	if len(src) > 0 && cap(dst)-n >= len(src) && &dst[:n+1][n] == &src[0] {
-		return dst[:n+len(src)]
-	}
-	return append(dst, src...)
-}
-
-// sortLabels returns the distinct labels cells sorted in byte order, and
-// the index in them of every row's label, given by its index ids in cells.
-func sortLabels(cells []string, ids []int32) ([]string, []float64) {
-	order := make([]int32, len(cells))
-	for i := range order {
-		order[i] = int32(i)
-	}
-	slices.SortFunc(order, func(a, b int32) int { return strings.Compare(cells[a], cells[b]) })
-	labels := make([]string, len(order))
-	rank := make([]float64, len(order))
-	for i, id := range order {
-		labels[i] = cells[id]
-		rank[id] = float64(i)
-	}
-	y := make([]float64, len(ids))
-	for r, id := range ids {
-		y[r] = rank[id]
-	}
-	return labels, y
 }

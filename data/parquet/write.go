@@ -1,4 +1,4 @@
-package data
+package parquet
 
 import (
 	"errors"
@@ -9,60 +9,60 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/parquet-go/parquet-go"
+	pq "github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/compress"
 	"github.com/parquet-go/parquet-go/encoding"
 )
 
-// ParquetKind is the type of the values of a column that a [ParquetWriter]
+// Kind is the type of the values of a column that a [Writer]
 // writes.
-type ParquetKind int
+type Kind int
 
-// The kinds of column a [ParquetWriter] writes. The zero value is
-// ParquetDouble.
+// The kinds of column a [Writer] writes. The zero value is
+// Double.
 const (
-	// ParquetDouble is a column of float64 values (Parquet's DOUBLE).
-	ParquetDouble ParquetKind = iota
-	// ParquetFloat is a column of float32 values (Parquet's FLOAT).
-	ParquetFloat
-	// ParquetInt64 is a column of 64-bit integers (Parquet's INT64).
-	ParquetInt64
-	// ParquetString is a column of UTF-8 text (Parquet's BYTE_ARRAY
+	// Double is a column of float64 values (Parquet's DOUBLE).
+	Double Kind = iota
+	// Float is a column of float32 values (Parquet's FLOAT).
+	Float
+	// Int64 is a column of 64-bit integers (Parquet's INT64).
+	Int64
+	// String is a column of UTF-8 text (Parquet's BYTE_ARRAY
 	// annotated as STRING), such as class labels, dictionary-encoded.
-	ParquetString
+	String
 )
 
 // String returns the name of the Parquet type that k writes: "DOUBLE",
 // "FLOAT", "INT64" or "STRING".
-func (k ParquetKind) String() string {
+func (k Kind) String() string {
 	switch k {
-	case ParquetDouble:
+	case Double:
 		return "DOUBLE"
-	case ParquetFloat:
+	case Float:
 		return "FLOAT"
-	case ParquetInt64:
+	case Int64:
 		return "INT64"
-	case ParquetString:
+	case String:
 		return "STRING"
 	}
-	return "ParquetKind(" + strconv.Itoa(int(k)) + ")"
+	return "Kind(" + strconv.Itoa(int(k)) + ")"
 }
 
-// ParquetColumn describes a column of a file that [ParquetWriter] writes.
-type ParquetColumn struct {
-	Name string      // name of the column; names must be non-empty and distinct
-	Kind ParquetKind // type of its values
+// Column describes a column of a file that [Writer] writes.
+type Column struct {
+	Name string // name of the column; names must be non-empty and distinct
+	Kind Kind   // type of its values
 }
 
-// parquetGroupRows is the most rows a ParquetWriter writes in one row
+// parquetGroupRows is the most rows a Writer writes in one row
 // group; it holds the rows of at most one row group in memory, encoded.
 const parquetGroupRows = 1 << 16
 
-// parquetWriteChunk is how many values of a column ParquetWriter hands to
+// parquetWriteChunk is how many values of a column Writer hands to
 // the Parquet library at a time.
 const parquetWriteChunk = 4096
 
-// ParquetWriter writes rows to a Parquet file, column by column as a
+// Writer writes rows to a Parquet file, column by column as a
 // Parquet file holds them: every column is required (no value is missing;
 // a NaN is written as NaN), numbers are written plain and text
 // dictionary-encoded, pages are compressed with Snappy, and every 65536
@@ -71,27 +71,27 @@ const parquetWriteChunk = 4096
 // bytes: the file holds no time stamp, and its created_by field reads
 // "treegen". Its files are plain Parquet files, which other Parquet
 // implementations read.
-type ParquetWriter struct {
-	out       *parquet.GenericWriter[any]
-	columns   []ParquetColumn
+type Writer struct {
+	out       *pq.GenericWriter[any]
+	columns   []Column
 	slot      []int // index of each column's values among the numeric or the text columns
 	nums      int   // number of numeric columns
 	texts     int   // number of text columns
-	vals      []parquet.Value
+	vals      []pq.Value
 	groupRows int   // rows of a row group
 	inGroup   int   // rows written to the current row group
 	err       error // error that stopped writing
 	closed    bool
 }
 
-// NewParquetWriter returns a ParquetWriter that writes a Parquet file with
+// NewWriter returns a Writer that writes a Parquet file with
 // the given columns, in order, to w. It fails when a column has no name, a
 // name is given twice, or a Kind is unknown.
-func NewParquetWriter(w io.Writer, columns []ParquetColumn) (*ParquetWriter, error) {
+func NewWriter(w io.Writer, columns []Column) (*Writer, error) {
 	if len(columns) == 0 {
 		return nil, errors.New("parquet writer: no columns")
 	}
-	pw := &ParquetWriter{columns: append([]ParquetColumn(nil), columns...), slot: make([]int, len(columns))}
+	pw := &Writer{columns: append([]Column(nil), columns...), slot: make([]int, len(columns))}
 	fields := make(parquetGroup, len(columns))
 	seen := make(map[string]int, len(columns))
 	for i, c := range columns {
@@ -102,21 +102,21 @@ func NewParquetWriter(w io.Writer, columns []ParquetColumn) (*ParquetWriter, err
 			return nil, fmt.Errorf("parquet writer: duplicate column name %q (columns %d and %d)", c.Name, j+1, i+1)
 		}
 		seen[c.Name] = i
-		var node parquet.Node
+		var node pq.Node
 		switch c.Kind {
-		case ParquetDouble:
-			node = parquet.Leaf(parquet.DoubleType)
-		case ParquetFloat:
-			node = parquet.Leaf(parquet.FloatType)
-		case ParquetInt64:
-			node = parquet.Leaf(parquet.Int64Type)
-		case ParquetString:
-			node = parquet.Encoded(parquet.String(), &parquet.RLEDictionary)
+		case Double:
+			node = pq.Leaf(pq.DoubleType)
+		case Float:
+			node = pq.Leaf(pq.FloatType)
+		case Int64:
+			node = pq.Leaf(pq.Int64Type)
+		case String:
+			node = pq.Encoded(pq.String(), &pq.RLEDictionary)
 		default:
 			return nil, fmt.Errorf("parquet writer: column %q has unknown kind %d", c.Name, int(c.Kind))
 		}
-		fields[i] = parquetField{Node: parquet.Required(node), name: c.Name}
-		if c.Kind == ParquetString {
+		fields[i] = parquetField{Node: pq.Required(node), name: c.Name}
+		if c.Kind == String {
 			pw.slot[i] = pw.texts
 			pw.texts++
 		} else {
@@ -124,12 +124,12 @@ func NewParquetWriter(w io.Writer, columns []ParquetColumn) (*ParquetWriter, err
 			pw.nums++
 		}
 	}
-	pw.out = parquet.NewGenericWriter[any](w,
-		parquet.NewSchema("schema", fields),
-		parquet.Compression(&parquet.Snappy),
-		&parquet.WriterConfig{CreatedBy: "treegen"},
+	pw.out = pq.NewGenericWriter[any](w,
+		pq.NewSchema("schema", fields),
+		pq.Compression(&pq.Snappy),
+		&pq.WriterConfig{CreatedBy: "treegen"},
 	)
-	pw.vals = make([]parquet.Value, 0, parquetWriteChunk)
+	pw.vals = make([]pq.Value, 0, parquetWriteChunk)
 	pw.groupRows = parquetGroupRows
 	return pw, nil
 }
@@ -143,8 +143,8 @@ func NewParquetWriter(w io.Writer, columns []ParquetColumn) (*ParquetWriter, err
 // rows times the number of String columns, and a value of an Int64 column
 // a whole number in the range of int64; otherwise WriteRows writes nothing
 // and returns an error. An error from the underlying writer stops the
-// ParquetWriter: every later call returns it.
-func (pw *ParquetWriter) WriteRows(rows int, nums []float64, texts []string) error {
+// Writer: every later call returns it.
+func (pw *Writer) WriteRows(rows int, nums []float64, texts []string) error {
 	switch {
 	case pw.err != nil:
 		return pw.err
@@ -158,7 +158,7 @@ func (pw *ParquetWriter) WriteRows(rows int, nums []float64, texts []string) err
 		return fmt.Errorf("parquet writer: %d texts for %d rows of %d String columns", len(texts), rows, pw.texts)
 	}
 	for i, c := range pw.columns {
-		if c.Kind != ParquetInt64 {
+		if c.Kind != Int64 {
 			continue
 		}
 		for r := range rows {
@@ -188,23 +188,23 @@ func (pw *ParquetWriter) WriteRows(rows int, nums []float64, texts []string) err
 }
 
 // write writes rows [from, from+n) of nums and texts to the columns.
-func (pw *ParquetWriter) write(from, n int, nums []float64, texts []string) error {
+func (pw *Writer) write(from, n int, nums []float64, texts []string) error {
 	writers := pw.out.ColumnWriters()
 	for i, c := range pw.columns {
 		for lo := from; lo < from+n; lo += parquetWriteChunk {
 			hi := min(lo+parquetWriteChunk, from+n)
 			vals := pw.vals[:0]
 			for r := lo; r < hi; r++ {
-				var v parquet.Value
+				var v pq.Value
 				switch c.Kind {
-				case ParquetDouble:
-					v = parquet.DoubleValue(nums[r*pw.nums+pw.slot[i]])
-				case ParquetFloat:
-					v = parquet.FloatValue(float32(nums[r*pw.nums+pw.slot[i]]))
-				case ParquetInt64:
-					v = parquet.Int64Value(int64(nums[r*pw.nums+pw.slot[i]]))
-				case ParquetString:
-					v = parquet.ByteArrayValue([]byte(texts[r*pw.texts+pw.slot[i]]))
+				case Double:
+					v = pq.DoubleValue(nums[r*pw.nums+pw.slot[i]])
+				case Float:
+					v = pq.FloatValue(float32(nums[r*pw.nums+pw.slot[i]]))
+				case Int64:
+					v = pq.Int64Value(int64(nums[r*pw.nums+pw.slot[i]]))
+				case String:
+					v = pq.ByteArrayValue([]byte(texts[r*pw.texts+pw.slot[i]]))
 				}
 				vals = append(vals, v.Level(0, 0, i))
 			}
@@ -217,8 +217,8 @@ func (pw *ParquetWriter) write(from, n int, nums []float64, texts []string) erro
 }
 
 // Close writes the rows not yet written and the footer of the file. It
-// does not close the io.Writer. A ParquetWriter cannot be used after Close.
-func (pw *ParquetWriter) Close() error {
+// does not close the io.Writer. A Writer cannot be used after Close.
+func (pw *Writer) Close() error {
 	if pw.closed {
 		return pw.err
 	}
@@ -232,18 +232,18 @@ func (pw *ParquetWriter) Close() error {
 	return pw.err
 }
 
-// parquetGroup is the root of the schema of a file that ParquetWriter
-// writes: a group whose fields keep the order given, where parquet.Group
+// parquetGroup is the root of the schema of a file that Writer
+// writes: a group whose fields keep the order given, where pq.Group
 // sorts them by name.
-type parquetGroup []parquet.Field
+type parquetGroup []pq.Field
 
 func (g parquetGroup) ID() int                     { return 0 }
-func (g parquetGroup) Type() parquet.Type          { return parquet.Group{}.Type() }
+func (g parquetGroup) Type() pq.Type               { return pq.Group{}.Type() }
 func (g parquetGroup) Optional() bool              { return false }
 func (g parquetGroup) Repeated() bool              { return false }
 func (g parquetGroup) Required() bool              { return true }
 func (g parquetGroup) Leaf() bool                  { return false }
-func (g parquetGroup) Fields() []parquet.Field     { return g }
+func (g parquetGroup) Fields() []pq.Field          { return g }
 func (g parquetGroup) Encoding() encoding.Encoding { return nil }
 func (g parquetGroup) Compression() compress.Codec { return nil }
 func (g parquetGroup) GoType() reflect.Type        { return reflect.TypeFor[map[string]any]() }
@@ -263,7 +263,7 @@ func (g parquetGroup) String() string {
 
 // parquetField is a named field of a parquetGroup.
 type parquetField struct {
-	parquet.Node
+	pq.Node
 	name string
 }
 

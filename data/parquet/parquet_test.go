@@ -1,7 +1,8 @@
-package data
+package parquet
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -18,14 +19,52 @@ import (
 	"testing"
 	"time"
 
-	"github.com/parquet-go/parquet-go"
+	pq "github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/encoding/thrift"
 	"github.com/parquet-go/parquet-go/format"
+	"github.com/treegen/treegen/data"
 )
 
 // readParquetBytes reads a Parquet file held in memory.
-func readParquetBytes(b []byte, name string, opts Options) (*Dataset, error) {
+func readParquetBytes(b []byte, name string, opts data.Options) (*data.Dataset, error) {
 	return readParquet(bytes.NewReader(b), int64(len(b)), name, opts)
+}
+
+// readParquet reads a Parquet file of size bytes from r with data.Read, as
+// a program that imports this package does.
+func readParquet(r io.ReaderAt, size int64, name string, opts data.Options) (*data.Dataset, error) {
+	opts.Format = data.FormatParquet
+	return data.Read(io.NewSectionReader(r, 0, size), name, opts)
+}
+
+// sameData reports how a and b differ, "" if they do not (NaN equals NaN).
+func sameData(a, b *data.Dataset) string {
+	switch {
+	case a.Rows != b.Rows || a.Cols != b.Cols:
+		return fmt.Sprintf("shape %dx%d, want %dx%d", a.Rows, a.Cols, b.Rows, b.Cols)
+	case !reflect.DeepEqual(a.Features, b.Features):
+		return fmt.Sprintf("features %q, want %q", a.Features, b.Features)
+	case !reflect.DeepEqual(a.Labels, b.Labels):
+		return fmt.Sprintf("labels %q, want %q", a.Labels, b.Labels)
+	case a.NoHeader != b.NoHeader || a.Format != b.Format || (a.Y == nil) != (b.Y == nil):
+		return "NoHeader, Format or target differ"
+	}
+	for _, p := range [][2][]float64{{a.X, b.X}, {a.Y, b.Y}} {
+		for i := range p[0] {
+			if !sameFloat(p[0][i], p[1][i]) {
+				return fmt.Sprintf("value %d is %v, want %v", i, p[0][i], p[1][i])
+			}
+		}
+	}
+	return ""
+}
+
+func gzipString(s string) string {
+	var b bytes.Buffer
+	w := gzip.NewWriter(&b)
+	w.Write([]byte(s))
+	w.Close()
+	return b.String()
 }
 
 // sameFloat reports whether a and b are the same float64: equal bits, or
@@ -51,7 +90,7 @@ func checkFloats(t *testing.T, what string, got, want []float64) {
 }
 
 // checkDataset fails t unless got holds what want does.
-func checkDataset(t *testing.T, got, want *Dataset) {
+func checkDataset(t *testing.T, got, want *data.Dataset) {
 	t.Helper()
 	if got.Source != want.Source || got.Format != want.Format || got.Rows != want.Rows || got.Cols != want.Cols || got.NoHeader {
 		t.Fatalf("got %s %v %d×%d NoHeader %v, want %s %v %d×%d", got.Source, got.Format, got.Rows, got.Cols, got.NoHeader, want.Source, want.Format, want.Rows, want.Cols)
@@ -67,10 +106,10 @@ func checkDataset(t *testing.T, got, want *Dataset) {
 }
 
 // csvDataset reads the CSV file that make.js writes beside a Parquet file,
-// with the values it wrote there, into the Dataset that reading the Parquet
+// with the values it wrote there, into the data.Dataset that reading the Parquet
 // file with opts should give: an empty cell is a null, a target column of
 // text holds labels.
-func csvDataset(t *testing.T, path, source string, opts Options) *Dataset {
+func csvDataset(t *testing.T, path, source string, opts data.Options) *data.Dataset {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
@@ -82,11 +121,11 @@ func csvDataset(t *testing.T, path, source string, opts Options) *Dataset {
 		t.Fatal(err)
 	}
 	names, rows := recs[0], recs[1:]
-	target := slices.Index(names, opts.target())
+	target := slices.Index(names, opts.TargetName())
 	if opts.TargetColumn > 0 {
 		target = opts.TargetColumn - 1
 	}
-	d := &Dataset{Source: source, Format: FormatParquet, Rows: len(rows), X: []float64{}}
+	d := &data.Dataset{Source: source, Format: data.FormatParquet, Rows: len(rows), X: []float64{}}
 	var text []string
 	for c, n := range names {
 		if c != target {
@@ -124,27 +163,27 @@ func csvDataset(t *testing.T, path, source string, opts Options) *Dataset {
 }
 
 // TestParquetJS reads the files that hyparquet-writer, a JavaScript
-// implementation of Parquet, wrote (see testdata/parquet/README.md), and
+// implementation of Parquet, wrote (see testdata/README.md), and
 // compares them with the values it wrote to CSV files beside them.
 func TestParquetJS(t *testing.T) {
 	tests := []struct {
 		file string
-		opts Options
+		opts data.Options
 		err  string // the error expected, if any
 	}{
-		{file: "mixed", opts: Options{}},
-		{file: "mixed", opts: Options{RequireTarget: true}},
-		{file: "mixed", opts: Options{DropTarget: true}},
-		{file: "mixed", opts: Options{TargetColumn: 3}},
-		{file: "mixed", opts: Options{TargetColumn: 1}, err: `testdata/parquet/mixed.parquet: column "target" has type BYTE_ARRAY (STRING), which cannot be a feature: a column must hold BOOLEAN, INT32, INT64, FLOAT or DOUBLE values (or text, in a target column)`},
-		{file: "regression", opts: Options{}},
-		{file: "regression", opts: Options{DropTarget: true}},
-		{file: "regression", opts: Options{TargetColumn: 2}},
-		{file: "regression", opts: Options{Target: "f3"}, err: `testdata/parquet/regression.parquet:2: missing target value in column "f3" in row 2`},
+		{file: "mixed", opts: data.Options{}},
+		{file: "mixed", opts: data.Options{RequireTarget: true}},
+		{file: "mixed", opts: data.Options{DropTarget: true}},
+		{file: "mixed", opts: data.Options{TargetColumn: 3}},
+		{file: "mixed", opts: data.Options{TargetColumn: 1}, err: `testdata/mixed.parquet: column "target" has type BYTE_ARRAY (STRING), which cannot be a feature: a column must hold BOOLEAN, INT32, INT64, FLOAT or DOUBLE values (or text, in a target column)`},
+		{file: "regression", opts: data.Options{}},
+		{file: "regression", opts: data.Options{DropTarget: true}},
+		{file: "regression", opts: data.Options{TargetColumn: 2}},
+		{file: "regression", opts: data.Options{Target: "f3"}, err: `testdata/regression.parquet:2: missing target value in column "f3" in row 2`},
 	}
 	for _, tt := range tests {
 		t.Run(fmt.Sprintf("%s/%+v", tt.file, tt.opts), func(t *testing.T) {
-			path := filepath.ToSlash(filepath.Join("testdata", "parquet", tt.file))
+			path := filepath.ToSlash(filepath.Join("testdata", tt.file))
 			f, err := os.Open(path + ".parquet")
 			if err != nil {
 				t.Fatal(err)
@@ -171,12 +210,12 @@ func TestParquetJS(t *testing.T) {
 	}
 }
 
-// writeParquetFile writes rows with a ParquetWriter, in row groups of
+// writeParquetFile writes rows with a Writer, in row groups of
 // groupRows rows (0: the default), and returns the file.
-func writeParquetFile(t testing.TB, cols []ParquetColumn, groupRows, rows int, nums []float64, texts []string) []byte {
+func writeParquetFile(t testing.TB, cols []Column, groupRows, rows int, nums []float64, texts []string) []byte {
 	t.Helper()
 	var buf bytes.Buffer
-	pw, err := NewParquetWriter(&buf, cols)
+	pw, err := NewWriter(&buf, cols)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -197,7 +236,7 @@ func writeParquetFile(t testing.TB, cols []ParquetColumn, groupRows, rows int, n
 	return buf.Bytes()
 }
 
-// TestParquetRoundTrip writes columns of every kind with ParquetWriter and
+// TestParquetRoundTrip writes columns of every kind with Writer and
 // reads them back.
 func TestParquetRoundTrip(t *testing.T) {
 	f32 := func(bits uint32) float64 { return float64(math.Float32frombits(bits)) }
@@ -209,51 +248,51 @@ func TestParquetRoundTrip(t *testing.T) {
 
 	tests := []struct {
 		name      string
-		target    ParquetKind // ParquetString, ParquetDouble or -1 for none
+		target    Kind // String, Double or -1 for none
 		groupRows int
 	}{
-		{"labels", ParquetString, 0},
-		{"labels/groups of 3", ParquetString, 3},
-		{"numeric target", ParquetDouble, 4},
+		{"labels", String, 0},
+		{"labels/groups of 3", String, 3},
+		{"numeric target", Double, 4},
 		{"no target", -1, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cols := []ParquetColumn{{"double", ParquetDouble}, {"float", ParquetFloat}, {"int64", ParquetInt64}}
+			cols := []Column{{"double", Double}, {"float", Float}, {"int64", Int64}}
 			var nums []float64
 			var texts []string
 			y := []float64{}
 			switch tt.target {
-			case ParquetString:
-				cols = append(cols[:1], append([]ParquetColumn{{"target", ParquetString}}, cols[1:]...)...)
-			case ParquetDouble:
-				cols = append(cols, ParquetColumn{"target", ParquetDouble})
+			case String:
+				cols = append(cols[:1], append([]Column{{"target", String}}, cols[1:]...)...)
+			case Double:
+				cols = append(cols, Column{"target", Double})
 			}
 			for r := range rows {
 				nums = append(nums, doubles[r], floats[r], ints[r])
 				switch tt.target {
-				case ParquetString:
+				case String:
 					texts = append(texts, labels[r])
-				case ParquetDouble:
+				case Double:
 					y = append(y, float64(r)/4)
 					nums = append(nums, y[r])
 				}
 			}
 			file := writeParquetFile(t, cols, tt.groupRows, rows, nums, texts)
-			want := &Dataset{Source: "rt.parquet", Format: FormatParquet, Features: []string{"double", "float", "int64"}, Rows: rows, Cols: 3}
+			want := &data.Dataset{Source: "rt.parquet", Format: data.FormatParquet, Features: []string{"double", "float", "int64"}, Rows: rows, Cols: 3}
 			for r := range rows {
 				want.X = append(want.X, doubles[r], floats[r], ints[r])
 			}
 			switch tt.target {
-			case ParquetString:
+			case String:
 				want.Labels = []string{"", "Z", "a", "a\x00b", "b", "héllo", strings.Repeat("x", 1000)}
 				for _, l := range labels {
 					want.Y = append(want.Y, float64(slices.Index(want.Labels, l)))
 				}
-			case ParquetDouble:
+			case Double:
 				want.Y = y
 			}
-			got, err := readParquetBytes(file, "rt.parquet", Options{})
+			got, err := readParquetBytes(file, "rt.parquet", data.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -263,7 +302,7 @@ func TestParquetRoundTrip(t *testing.T) {
 					t.Errorf("X[%d] = %v, want %v", i, v, want.X[i])
 				}
 			}
-			checkStream(t, file, Options{}, got)
+			checkStream(t, file, data.Options{}, got)
 		})
 	}
 }
@@ -271,14 +310,14 @@ func TestParquetRoundTrip(t *testing.T) {
 // TestParquetWriterDeterministic checks that the same rows give the same
 // bytes, and that the file's metadata holds nothing that changes.
 func TestParquetWriterDeterministic(t *testing.T) {
-	cols := []ParquetColumn{{"x", ParquetDouble}, {"n", ParquetInt64}, {"target", ParquetString}}
+	cols := []Column{{"x", Double}, {"n", Int64}, {"target", String}}
 	nums := []float64{1.5, 2, math.NaN(), 3, -4, 5}
 	texts := []string{"a", "b", "a"}
 	first := writeParquetFile(t, cols, 0, 3, nums, texts)
 	if second := writeParquetFile(t, cols, 0, 3, nums, texts); !bytes.Equal(first, second) {
 		t.Fatalf("two files of the same rows differ:\n%q\n%q", first, second)
 	}
-	f, err := parquet.OpenFile(bytes.NewReader(first), int64(len(first)))
+	f, err := pq.OpenFile(bytes.NewReader(first), int64(len(first)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -295,23 +334,23 @@ func TestParquetWriterDeterministic(t *testing.T) {
 	}
 }
 
-// TestParquetWriterErrors checks the errors of NewParquetWriter and
+// TestParquetWriterErrors checks the errors of NewWriter and
 // WriteRows.
 func TestParquetWriterErrors(t *testing.T) {
 	for _, tt := range []struct {
-		cols []ParquetColumn
+		cols []Column
 		msg  string
 	}{
 		{nil, "parquet writer: no columns"},
-		{[]ParquetColumn{{"a", ParquetDouble}, {"", ParquetDouble}}, "parquet writer: column 2 has an empty name"},
-		{[]ParquetColumn{{"a", ParquetDouble}, {"b", ParquetFloat}, {"a", ParquetString}}, `parquet writer: duplicate column name "a" (columns 1 and 3)`},
-		{[]ParquetColumn{{"a", ParquetKind(9)}}, `parquet writer: column "a" has unknown kind 9`},
+		{[]Column{{"a", Double}, {"", Double}}, "parquet writer: column 2 has an empty name"},
+		{[]Column{{"a", Double}, {"b", Float}, {"a", String}}, `parquet writer: duplicate column name "a" (columns 1 and 3)`},
+		{[]Column{{"a", Kind(9)}}, `parquet writer: column "a" has unknown kind 9`},
 	} {
-		if _, err := NewParquetWriter(io.Discard, tt.cols); err == nil || err.Error() != tt.msg {
-			t.Errorf("NewParquetWriter(%v): got error %v, want %s", tt.cols, err, tt.msg)
+		if _, err := NewWriter(io.Discard, tt.cols); err == nil || err.Error() != tt.msg {
+			t.Errorf("NewWriter(%v): got error %v, want %s", tt.cols, err, tt.msg)
 		}
 	}
-	pw, err := NewParquetWriter(io.Discard, []ParquetColumn{{"a", ParquetDouble}, {"n", ParquetInt64}, {"s", ParquetString}})
+	pw, err := NewWriter(io.Discard, []Column{{"a", Double}, {"n", Int64}, {"s", String}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -346,7 +385,7 @@ type failWriter struct{}
 func (failWriter) Write([]byte) (int, error) { return 0, errors.New("disk full") }
 
 func TestParquetWriterWriteError(t *testing.T) {
-	pw, err := NewParquetWriter(failWriter{}, []ParquetColumn{{"a", ParquetDouble}})
+	pw, err := NewWriter(failWriter{}, []Column{{"a", Double}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -364,11 +403,11 @@ func TestParquetWriterWriteError(t *testing.T) {
 }
 
 // parquetOf writes rows of a Go type with the Parquet library itself, for
-// files that ParquetWriter does not write (nulls, nested columns, ...).
+// files that Writer does not write (nulls, nested columns, ...).
 func parquetOf[T any](t *testing.T, rows []T) []byte {
 	t.Helper()
 	var buf bytes.Buffer
-	if err := parquet.Write(&buf, rows); err != nil {
+	if err := pq.Write(&buf, rows); err != nil {
 		t.Fatal(err)
 	}
 	return buf.Bytes()
@@ -390,22 +429,22 @@ func TestParquetNulls(t *testing.T) {
 		{nil, ptr(int32(-3)), nil, ptr("y")},
 		{nil, nil, ptr(false), ptr("x")},
 	})
-	d, err := readParquetBytes(file, "n.parquet", Options{})
+	d, err := readParquetBytes(file, "n.parquet", data.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	nan := math.NaN()
-	checkDataset(t, d, &Dataset{
-		Source: "n.parquet", Format: FormatParquet, Features: []string{"a", "b", "c"}, Rows: 3, Cols: 3,
+	checkDataset(t, d, &data.Dataset{
+		Source: "n.parquet", Format: data.FormatParquet, Features: []string{"a", "b", "c"}, Rows: 3, Cols: 3,
 		X:      []float64{1.5, nan, 1, nan, -3, nan, nan, nan, 0},
 		Y:      []float64{0, 1, 0},
 		Labels: []string{"x", "y"},
 	})
 
 	file = parquetOf(t, []row{{ptr(1.0), nil, nil, ptr("x")}, {ptr(2.0), nil, nil, nil}})
-	_, err = readParquetBytes(file, "n.parquet", Options{})
+	_, err = readParquetBytes(file, "n.parquet", data.Options{})
 	checkError(t, err, 2, `n.parquet:2: missing target value in column "target" in row 2`)
-	if _, err := readParquetBytes(file, "n.parquet", Options{DropTarget: true}); err != nil {
+	if _, err := readParquetBytes(file, "n.parquet", data.Options{DropTarget: true}); err != nil {
 		t.Errorf("DropTarget: %v", err)
 	}
 
@@ -418,24 +457,24 @@ func TestParquetNulls(t *testing.T) {
 		rows[i] = numRow{float64(i), ptr(float64(i))}
 	}
 	rows[17].Target = nil
-	_, err = readParquetBytes(parquetOf(t, rows), "n.parquet", Options{})
+	_, err = readParquetBytes(parquetOf(t, rows), "n.parquet", data.Options{})
 	checkError(t, err, 18, `n.parquet:18: missing target value in column "target" in row 18`)
 	rows[17].Target = ptr(1.0)
 	rows[11].Target = ptr(nan)
-	_, err = readParquetBytes(parquetOf(t, rows), "n.parquet", Options{})
+	_, err = readParquetBytes(parquetOf(t, rows), "n.parquet", data.Options{})
 	checkError(t, err, 12, `n.parquet:12: missing target value (NaN) in column "target" in row 12`)
 }
 
-// checkError fails t unless err is an *Error with the given line and
+// checkError fails t unless err is an *data.Error with the given line and
 // message.
 func checkError(t *testing.T, err error, line int, msg string) {
 	t.Helper()
-	var e *Error
+	var e *data.Error
 	switch {
 	case err == nil:
 		t.Fatalf("no error, want %s", msg)
 	case !errors.As(err, &e):
-		t.Fatalf("error %v is a %T, not an *Error", err, err)
+		t.Fatalf("error %v is a %T, not an *data.Error", err, err)
 	case e.Error() != msg || e.Line != line || e.Col != 0:
 		t.Fatalf("got error %q (line %d, col %d), want %q (line %d)", e, e.Line, e.Col, msg, line)
 	}
@@ -444,29 +483,29 @@ func checkError(t *testing.T, err error, line int, msg string) {
 // TestParquetTarget checks how the target column is found, and the errors
 // of options and columns.
 func TestParquetTarget(t *testing.T) {
-	cols := []ParquetColumn{{"a", ParquetDouble}, {"label", ParquetString}, {"b", ParquetInt64}}
+	cols := []Column{{"a", Double}, {"label", String}, {"b", Int64}}
 	file := writeParquetFile(t, cols, 0, 2, []float64{1, 2, 3, 4}, []string{"yes", "no"})
 	tests := []struct {
-		opts     Options
+		opts     data.Options
 		features []string
 		y        []float64
 		labels   []string
 		err      string
 	}{
-		{opts: Options{}, features: []string{"a", "label", "b"}, err: `t.parquet: column "label" has type BYTE_ARRAY (STRING), which cannot be a feature: a column must hold BOOLEAN, INT32, INT64, FLOAT or DOUBLE values (or text, in a target column)`},
-		{opts: Options{Target: "label"}, features: []string{"a", "b"}, y: []float64{1, 0}, labels: []string{"no", "yes"}},
-		{opts: Options{TargetColumn: 2}, features: []string{"a", "b"}, y: []float64{1, 0}, labels: []string{"no", "yes"}},
-		{opts: Options{Target: "label", DropTarget: true}, features: []string{"a", "b"}},
-		{opts: Options{Target: "b"}, err: `t.parquet: column "label" has type BYTE_ARRAY (STRING), which cannot be a feature: a column must hold BOOLEAN, INT32, INT64, FLOAT or DOUBLE values (or text, in a target column)`},
-		{opts: Options{TargetColumn: 3, DropTarget: true}, err: `t.parquet: column "label" has type BYTE_ARRAY (STRING), which cannot be a feature: a column must hold BOOLEAN, INT32, INT64, FLOAT or DOUBLE values (or text, in a target column)`},
-		{opts: Options{RequireTarget: true}, err: `t.parquet: no column "target"; columns are: a, label, b`},
-		{opts: Options{RequireTarget: true, Target: "y"}, err: `t.parquet: no column "y"; columns are: a, label, b`},
-		{opts: Options{RequireTarget: true, DropTarget: true}, err: "t.parquet: RequireTarget and DropTarget are both set"},
-		{opts: Options{TargetColumn: 4}, err: "t.parquet: target column 4 is past the last column: the file has 3"},
-		{opts: Options{TargetColumn: -1}, err: "t.parquet: TargetColumn is negative (-1)"},
-		{opts: Options{TargetColumn: 1, Target: "a"}, err: "t.parquet: Target and TargetColumn are both set"},
-		// Options of text files do not apply.
-		{opts: Options{Target: "label", Header: HeaderAbsent, Names: []string{"q"}, Format: FormatLibSVM, NumFeatures: 9}, features: []string{"a", "b"}, y: []float64{1, 0}, labels: []string{"no", "yes"}},
+		{opts: data.Options{}, features: []string{"a", "label", "b"}, err: `t.parquet: column "label" has type BYTE_ARRAY (STRING), which cannot be a feature: a column must hold BOOLEAN, INT32, INT64, FLOAT or DOUBLE values (or text, in a target column)`},
+		{opts: data.Options{Target: "label"}, features: []string{"a", "b"}, y: []float64{1, 0}, labels: []string{"no", "yes"}},
+		{opts: data.Options{TargetColumn: 2}, features: []string{"a", "b"}, y: []float64{1, 0}, labels: []string{"no", "yes"}},
+		{opts: data.Options{Target: "label", DropTarget: true}, features: []string{"a", "b"}},
+		{opts: data.Options{Target: "b"}, err: `t.parquet: column "label" has type BYTE_ARRAY (STRING), which cannot be a feature: a column must hold BOOLEAN, INT32, INT64, FLOAT or DOUBLE values (or text, in a target column)`},
+		{opts: data.Options{TargetColumn: 3, DropTarget: true}, err: `t.parquet: column "label" has type BYTE_ARRAY (STRING), which cannot be a feature: a column must hold BOOLEAN, INT32, INT64, FLOAT or DOUBLE values (or text, in a target column)`},
+		{opts: data.Options{RequireTarget: true}, err: `t.parquet: no column "target"; columns are: a, label, b`},
+		{opts: data.Options{RequireTarget: true, Target: "y"}, err: `t.parquet: no column "y"; columns are: a, label, b`},
+		{opts: data.Options{RequireTarget: true, DropTarget: true}, err: "t.parquet: RequireTarget and DropTarget are both set"},
+		{opts: data.Options{TargetColumn: 4}, err: "t.parquet: target column 4 is past the last column: the file has 3"},
+		{opts: data.Options{TargetColumn: -1}, err: "t.parquet: TargetColumn is negative (-1)"},
+		{opts: data.Options{TargetColumn: 1, Target: "a"}, err: "t.parquet: Target and TargetColumn are both set"},
+		// data.Options of text files do not apply.
+		{opts: data.Options{Target: "label", Header: data.HeaderAbsent, Names: []string{"q"}, Format: data.FormatLibSVM, NumFeatures: 9}, features: []string{"a", "b"}, y: []float64{1, 0}, labels: []string{"no", "yes"}},
 	}
 	for _, tt := range tests {
 		t.Run(fmt.Sprintf("%+v", tt.opts), func(t *testing.T) {
@@ -478,16 +517,16 @@ func TestParquetTarget(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			checkDataset(t, d, &Dataset{Source: "t.parquet", Format: FormatParquet, Features: tt.features, Rows: 2, Cols: 2, X: []float64{1, 2, 3, 4}, Y: tt.y, Labels: tt.labels})
+			checkDataset(t, d, &data.Dataset{Source: "t.parquet", Format: data.FormatParquet, Features: tt.features, Rows: 2, Cols: 2, X: []float64{1, 2, 3, 4}, Y: tt.y, Labels: tt.labels})
 		})
 	}
 
-	many := make([]ParquetColumn, 12)
+	many := make([]Column, 12)
 	for i := range many {
-		many[i] = ParquetColumn{Name: "c" + strconv.Itoa(i+1)}
+		many[i] = Column{Name: "c" + strconv.Itoa(i+1)}
 	}
 	file = writeParquetFile(t, many, 0, 1, make([]float64, 12), nil)
-	_, err := readParquetBytes(file, "t.parquet", Options{RequireTarget: true})
+	_, err := readParquetBytes(file, "t.parquet", data.Options{RequireTarget: true})
 	checkError(t, err, 0, `t.parquet: no column "target"; columns are: c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, ... (12 columns)`)
 }
 
@@ -504,12 +543,12 @@ func TestParquetTypes(t *testing.T) {
 		Target bool    `parquet:"target"`
 	}
 	file := parquetOf(t, []ints{{-8, 65535, 4294967295, 1 << 63, 12345, 0.5, true}, {7, 1, 2, 3, -5, -2, false}})
-	d, err := readParquetBytes(file, "i.parquet", Options{})
+	d, err := readParquetBytes(file, "i.parquet", data.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkDataset(t, d, &Dataset{
-		Source: "i.parquet", Format: FormatParquet, Features: []string{"i8", "u16", "u32", "u64", "dec", "f"}, Rows: 2, Cols: 6,
+	checkDataset(t, d, &data.Dataset{
+		Source: "i.parquet", Format: data.FormatParquet, Features: []string{"i8", "u16", "u32", "u64", "dec", "f"}, Rows: 2, Cols: 6,
 		X: []float64{-8, 65535, 4294967295, 1 << 63, 123.45, 0.5, 7, 1, 2, 3, -0.05, -2},
 		Y: []float64{1, 0},
 	})
@@ -543,9 +582,9 @@ func TestParquetTypes(t *testing.T) {
 		{parquetOf(t, []text{{"a"}}), `column "text" has type BYTE_ARRAY (STRING)`},
 	} {
 		for _, target := range []bool{false, true} {
-			opts, what := Options{}, "feature"
+			opts, what := data.Options{}, "feature"
 			if target {
-				opts, what = Options{TargetColumn: 1}, "target"
+				opts, what = data.Options{TargetColumn: 1}, "target"
 			}
 			msg := "n.parquet: " + tt.msg + ", which cannot be a " + what + ": a column must hold BOOLEAN, INT32, INT64, FLOAT or DOUBLE values (or text, in a target column)"
 			_, err := readParquetBytes(tt.file, "n.parquet", opts)
@@ -564,32 +603,32 @@ func TestParquetTypes(t *testing.T) {
 		List []int32 `parquet:"list"`
 	}
 	file = parquetOf(t, []one{{1, []int32{1}}, {2, nil}})
-	d, err = readParquetBytes(file, "o.parquet", Options{Target: "list", DropTarget: true})
+	d, err = readParquetBytes(file, "o.parquet", data.Options{Target: "list", DropTarget: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkDataset(t, d, &Dataset{Source: "o.parquet", Format: FormatParquet, Features: []string{"a"}, Rows: 2, Cols: 1, X: []float64{1, 2}})
+	checkDataset(t, d, &data.Dataset{Source: "o.parquet", Format: data.FormatParquet, Features: []string{"a"}, Rows: 2, Cols: 1, X: []float64{1, 2}})
 }
 
 // TestParquetEmpty checks a file without rows, and one without columns
 // other than the target.
 func TestParquetEmpty(t *testing.T) {
-	file := writeParquetFile(t, []ParquetColumn{{"a", ParquetDouble}}, 0, 0, nil, nil)
-	_, err := readParquetBytes(file, "e.parquet", Options{})
+	file := writeParquetFile(t, []Column{{"a", Double}}, 0, 0, nil, nil)
+	_, err := readParquetBytes(file, "e.parquet", data.Options{})
 	checkError(t, err, 0, "e.parquet: no data rows")
 
-	file = writeParquetFile(t, []ParquetColumn{{"target", ParquetString}}, 0, 2, nil, []string{"b", "a"})
-	d, err := readParquetBytes(file, "e.parquet", Options{})
+	file = writeParquetFile(t, []Column{{"target", String}}, 0, 2, nil, []string{"b", "a"})
+	d, err := readParquetBytes(file, "e.parquet", data.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkDataset(t, d, &Dataset{Source: "e.parquet", Format: FormatParquet, Features: []string{}, Rows: 2, Cols: 0, X: []float64{}, Y: []float64{1, 0}, Labels: []string{"a", "b"}})
+	checkDataset(t, d, &data.Dataset{Source: "e.parquet", Format: data.FormatParquet, Features: []string{}, Rows: 2, Cols: 0, X: []float64{}, Y: []float64{1, 0}, Labels: []string{"a", "b"}})
 }
 
 // TestParquetDamaged checks that files that are not Parquet, truncated or
 // damaged give errors naming the file, not panics.
 func TestParquetDamaged(t *testing.T) {
-	good, err := os.ReadFile(filepath.Join("testdata", "parquet", "mixed.parquet"))
+	good, err := os.ReadFile(filepath.Join("testdata", "mixed.parquet"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -607,17 +646,17 @@ func TestParquetDamaged(t *testing.T) {
 		{"bad footer", append([]byte("PAR1\x01\x02\x03\x04\x04\x00\x00\x00"), "PAR1"...), "d.parquet: damaged Parquet file: "},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := readParquetBytes(tt.file, "d.parquet", Options{})
-			var e *Error
+			_, err := readParquetBytes(tt.file, "d.parquet", data.Options{})
+			var e *data.Error
 			if err == nil || !errors.As(err, &e) || !strings.HasPrefix(err.Error(), tt.msg) || e.File != "d.parquet" {
-				t.Fatalf("got error %v (%T), want an *Error %s", err, err, tt.msg)
+				t.Fatalf("got error %v (%T), want an *data.Error %s", err, err, tt.msg)
 			}
 		})
 	}
 
 	// Every byte of a file changed in turn, and every length cut: an error
-	// or a Dataset, never a panic.
-	file := writeParquetFile(t, []ParquetColumn{{"x", ParquetDouble}, {"target", ParquetString}, {"f", ParquetFloat}}, 3, 7,
+	// or a data.Dataset, never a panic.
+	file := writeParquetFile(t, []Column{{"x", Double}, {"target", String}, {"f", Float}}, 3, 7,
 		[]float64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14}, []string{"a", "b", "a", "c", "a", "b", "a"})
 	step := 1
 	if testing.Short() {
@@ -641,16 +680,16 @@ func TestParquetDamaged(t *testing.T) {
 	}
 }
 
-// checkNoPanic reads file and checks that the result is an *Error or a
-// well-formed Dataset.
+// checkNoPanic reads file and checks that the result is an *data.Error or a
+// well-formed data.Dataset.
 func checkNoPanic(t testing.TB, file []byte) {
 	t.Helper()
-	for _, opts := range []Options{{}, {DropTarget: true}} {
+	for _, opts := range []data.Options{{}, {DropTarget: true}} {
 		d, err := readParquetBytes(file, "fuzz", opts)
 		if err != nil {
-			var e *Error
+			var e *data.Error
 			if !errors.As(err, &e) || e.File != "fuzz" {
-				t.Fatalf("error %v is a %T, not an *Error naming the file", err, err)
+				t.Fatalf("error %v is a %T, not an *data.Error naming the file", err, err)
 			}
 			continue
 		}
@@ -670,7 +709,7 @@ func checkNoPanic(t testing.TB, file []byte) {
 
 // checkStream reads file with parquetSource.next at several block sizes
 // and checks that the blocks make up want.
-func checkStream(t *testing.T, file []byte, opts Options, want *Dataset) {
+func checkStream(t *testing.T, file []byte, opts data.Options, want *data.Dataset) {
 	t.Helper()
 	for _, maxRows := range []int{1, 2, 3, 7, 50, 1 << 20} {
 		p, err := openParquet(bytes.NewReader(file), int64(len(file)), want.Source, opts)
@@ -682,7 +721,7 @@ func checkStream(t *testing.T, file []byte, opts Options, want *Dataset) {
 		}
 		var x, y []float64
 		var text []string
-		var b Block
+		var b data.Block
 		for {
 			err := p.next(&b, maxRows)
 			if err == io.EOF {
@@ -720,14 +759,14 @@ func checkStream(t *testing.T, file []byte, opts Options, want *Dataset) {
 
 // TestParquetStream checks parquetSource.next on the files of
 // hyparquet-writer (row groups of 50, 50 and 20 rows) and on a file of
-// ParquetWriter with many row groups.
+// Writer with many row groups.
 func TestParquetStream(t *testing.T) {
 	for _, name := range []string{"mixed", "regression"} {
-		file, err := os.ReadFile(filepath.Join("testdata", "parquet", name+".parquet"))
+		file, err := os.ReadFile(filepath.Join("testdata", name+".parquet"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, opts := range []Options{{}, {DropTarget: true}} {
+		for _, opts := range []data.Options{{}, {DropTarget: true}} {
 			want, err := readParquetBytes(file, name, opts)
 			if err != nil {
 				t.Fatal(err)
@@ -742,21 +781,21 @@ func TestParquetStream(t *testing.T) {
 		nums[2*i], nums[2*i+1] = float64(i), -float64(i)
 		texts[i] = strconv.Itoa(i % 13)
 	}
-	file := writeParquetFile(t, []ParquetColumn{{"a", ParquetDouble}, {"target", ParquetString}, {"b", ParquetFloat}}, 64, rows, nums, texts)
-	want, err := readParquetBytes(file, "s.parquet", Options{})
+	file := writeParquetFile(t, []Column{{"a", Double}, {"target", String}, {"b", Float}}, 64, rows, nums, texts)
+	want, err := readParquetBytes(file, "s.parquet", data.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	checkFloats(t, "X", want.X, nums)
-	checkStream(t, file, Options{}, want)
+	checkStream(t, file, data.Options{}, want)
 
 	// Blocks reuse the memory of the last.
-	p, err := openParquet(bytes.NewReader(file), int64(len(file)), "s.parquet", Options{})
+	p, err := openParquet(bytes.NewReader(file), int64(len(file)), "s.parquet", data.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer p.close()
-	var b Block
+	var b data.Block
 	if err := p.next(&b, 100); err != nil {
 		t.Fatal(err)
 	}
@@ -775,8 +814,8 @@ func TestParquetStream(t *testing.T) {
 // TestParquetBadRowCounts checks files whose columns hold more or fewer
 // values than their row groups have rows.
 func TestParquetBadRowCounts(t *testing.T) {
-	file := writeParquetFile(t, []ParquetColumn{{"a", ParquetDouble}, {"b", ParquetDouble}}, 0, 4, []float64{1, 2, 3, 4, 5, 6, 7, 8}, nil)
-	f, err := parquet.OpenFile(bytes.NewReader(file), int64(len(file)))
+	file := writeParquetFile(t, []Column{{"a", Double}, {"b", Double}}, 0, 4, []float64{1, 2, 3, 4, 5, 6, 7, 8}, nil)
+	f, err := pq.OpenFile(bytes.NewReader(file), int64(len(file)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -786,7 +825,7 @@ func TestParquetBadRowCounts(t *testing.T) {
 		md.RowGroups[0].NumRows = n
 		md.NumRows = n
 		bad := rewriteFooter(t, file, md)
-		_, err := readParquetBytes(bad, "c.parquet", Options{})
+		_, err := readParquetBytes(bad, "c.parquet", data.Options{})
 		want := `c.parquet: damaged Parquet file: column "a", row group 1: pages hold more values than the row group has rows (3)`
 		if n == 5 {
 			want = `c.parquet: damaged Parquet file: column "a", row group 1: pages hold 4 values, the row group has 5 rows`
@@ -811,13 +850,13 @@ func rewriteFooter(t *testing.T, file []byte, md *format.FileMetaData) []byte {
 
 func FuzzParquet(f *testing.F) {
 	for _, name := range []string{"mixed", "regression"} {
-		file, err := os.ReadFile(filepath.Join("testdata", "parquet", name+".parquet"))
+		file, err := os.ReadFile(filepath.Join("testdata", name+".parquet"))
 		if err != nil {
 			f.Fatal(err)
 		}
 		f.Add(file)
 	}
-	f.Add(writeParquetFile(f, []ParquetColumn{{"x", ParquetDouble}, {"target", ParquetString}, {"n", ParquetInt64}}, 2, 5,
+	f.Add(writeParquetFile(f, []Column{{"x", Double}, {"target", String}, {"n", Int64}}, 2, 5,
 		[]float64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, []string{"a", "b", "a", "c", "a"}))
 	f.Fuzz(func(t *testing.T, file []byte) {
 		checkNoPanic(t, file)
@@ -828,18 +867,18 @@ func FuzzParquet(f *testing.F) {
 // written once.
 var benchParquet = sync.OnceValue(func() []byte {
 	const rows, cols = 200_000, 50
-	specs := make([]ParquetColumn, cols+1)
+	specs := make([]Column, cols+1)
 	for i := range cols {
-		specs[i] = ParquetColumn{Name: "f" + strconv.Itoa(i+1)}
+		specs[i] = Column{Name: "f" + strconv.Itoa(i+1)}
 	}
-	specs[cols] = ParquetColumn{Name: "target"}
+	specs[cols] = Column{Name: "target"}
 	rng := rand.New(rand.NewPCG(1, 2))
 	nums := make([]float64, rows*(cols+1))
 	for i := range nums {
 		nums[i] = math.Round(rng.NormFloat64()*1e4) / 1e3
 	}
 	var buf bytes.Buffer
-	pw, err := NewParquetWriter(&buf, specs)
+	pw, err := NewWriter(&buf, specs)
 	if err == nil {
 		err = pw.WriteRows(rows, nums, nil)
 	}
@@ -858,7 +897,7 @@ func BenchmarkReadParquet(b *testing.B) {
 	b.ReportAllocs()
 	var rows int
 	for b.Loop() {
-		d, err := readParquetBytes(file, "bench.parquet", Options{})
+		d, err := readParquetBytes(file, "bench.parquet", data.Options{})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -868,21 +907,21 @@ func BenchmarkReadParquet(b *testing.B) {
 }
 
 // TestParquetEntries reads the Parquet test files through every entry of
-// the package, ReadFile (by extension, by content, compact), Read (from a
-// stream that is not a file, gzipped or not) and a Stream, and checks that
+// the package, data.ReadFile (by extension, by content, compact), Read (from a
+// stream that is not a file, gzipped or not) and a data.Stream, and checks that
 // each gives the rows that readParquet gives.
 func TestParquetEntries(t *testing.T) {
 	for _, name := range []string{"mixed", "regression"} {
-		path := filepath.Join("testdata", "parquet", name+".parquet")
+		path := filepath.Join("testdata", name+".parquet")
 		raw, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, err := readParquet(bytes.NewReader(raw), int64(len(raw)), path, Options{})
+		want, err := readParquet(bytes.NewReader(raw), int64(len(raw)), path, data.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		check := func(how string, got *Dataset, err error) {
+		check := func(how string, got *data.Dataset, err error) {
 			t.Helper()
 			if err != nil {
 				t.Fatalf("%s: %v", how, err)
@@ -892,17 +931,19 @@ func TestParquetEntries(t *testing.T) {
 				t.Errorf("%s: %s", how, diff)
 			}
 		}
-		d, err := ReadFile(path, Options{})
-		check("ReadFile", d, err)
-		d, err = ReadFile(path, Options{Compact: true})
-		check("ReadFile compact", d, err)
-		d, err = Read(bytes.NewReader(raw), "no-extension", Options{})
+		d, err := data.ReadFile(path, data.Options{})
+		check("data.ReadFile", d, err)
+		d, err = data.ReadFile(path, data.Options{Compact: true})
+		check("data.ReadFile compact", d, err)
+		d, err = data.Read(bytes.NewReader(raw), "no-extension", data.Options{})
 		check("Read by content", d, err)
-		d, err = Read(strings.NewReader(gzipString(string(raw))), "x.parquet.gz", Options{})
+		d, err = data.Read(strings.NewReader(gzipString(string(raw))), "x.pq.gz", data.Options{})
 		check("Read gzipped", d, err)
-		for _, open := range []func() (*Stream, error){
-			func() (*Stream, error) { return OpenFileStream(path, Options{}) },
-			func() (*Stream, error) { return OpenStream(bytes.NewReader(raw), "x.parquet", Options{}) },
+		for _, open := range []func() (*data.Stream, error){
+			func() (*data.Stream, error) { return data.OpenFileStream(path, data.Options{}) },
+			func() (*data.Stream, error) {
+				return data.OpenStream(bytes.NewReader(raw), "x.parquet", data.Options{})
+			},
 		} {
 			s, err := open()
 			if err != nil {
@@ -921,7 +962,7 @@ func TestParquetEntries(t *testing.T) {
 				y = append(y, b.Y...)
 			}
 			s.Close()
-			got := &Dataset{Source: path, Format: FormatParquet, Features: s.Features(), Cols: len(s.Features()), Rows: s.Rows(), X: x}
+			got := &data.Dataset{Source: path, Format: data.FormatParquet, Features: s.Features(), Cols: len(s.Features()), Rows: s.Rows(), X: x}
 			w := *want
 			w.Y, w.Labels = nil, nil
 			if diff := sameData(got, &w); diff != "" {
@@ -930,6 +971,61 @@ func TestParquetEntries(t *testing.T) {
 			if want.Labels == nil && !reflect.DeepEqual(y, want.Y) {
 				t.Errorf("stream: targets %v, want %v", y, want.Y)
 			}
+		}
+	}
+}
+
+// TestParquetSelect reads the features that Options.Select names, in its
+// order, and skips the other columns, with Read and with a Stream.
+func TestParquetSelect(t *testing.T) {
+	nums := []float64{1, 2, 10, 3, 4, 20, 5, 6, 30}
+	file := writeParquetFile(t, []Column{{"a", Double}, {"target", String}, {"b", Float}, {"z", Int64}}, 2, 3, nums, []string{"x", "y", "x"})
+	tests := []struct {
+		opts    data.Options
+		x       []float64
+		skipped []string
+		err     string
+	}{
+		{opts: data.Options{Select: []string{"b", "a"}}, x: []float64{2, 1, 4, 3, 6, 5}, skipped: []string{"z"}},
+		{opts: data.Options{Select: []string{"z", "b", "a"}, DropTarget: true}, x: []float64{10, 2, 1, 20, 4, 3, 30, 6, 5}},
+		{opts: data.Options{Select: []string{"a", "c", "d"}}, err: `s.parquet: no columns "c", "d"; columns are: a, target, b, z`},
+		{opts: data.Options{Select: []string{"a", "target"}}, err: `s.parquet: no column "target"; columns are: a, target, b, z; "target" is the target column, which is never a feature`},
+	}
+	for _, tt := range tests {
+		d, err := readParquetBytes(file, "s.parquet", tt.opts)
+		if tt.err != "" {
+			var missing *data.MissingColumnsError
+			if err == nil || err.Error() != tt.err || !errors.As(err, &missing) {
+				t.Errorf("%v: error %v, want %s", tt.opts.Select, err, tt.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkFloats(t, "X", d.X, tt.x)
+		if !slices.Equal(d.Features, tt.opts.Select) || !slices.Equal(d.Skipped, tt.skipped) {
+			t.Errorf("%v: features %q, skipped %q", tt.opts.Select, d.Features, d.Skipped)
+		}
+		if tt.opts.DropTarget == (d.Labels != nil) {
+			t.Errorf("%v: labels %q", tt.opts.Select, d.Labels)
+		}
+		s, err := data.OpenStream(bytes.NewReader(file), "s.parquet", tt.opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var x []float64
+		err = s.Each(func(b *data.Block) error {
+			x = append(x, b.X...)
+			return nil
+		})
+		s.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkFloats(t, "stream X", x, tt.x)
+		if !slices.Equal(s.Skipped(), tt.skipped) {
+			t.Errorf("%v: stream skipped %q", tt.opts.Select, s.Skipped())
 		}
 	}
 }
