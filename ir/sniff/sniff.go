@@ -120,16 +120,15 @@ func (k Kind) Importer() string {
 	return ""
 }
 
-// String describes the kind in words: "an XGBoost JSON model", "a LightGBM
-// model", "a treegen IR model", "an unknown file".
+// String describes the kind in words, as an error message names a file:
+// "an XGBoost model" (JSON or UBJSON), "a LightGBM model", "a treegen IR
+// model", "an unknown file".
 func (k Kind) String() string {
 	switch k {
 	case IR:
 		return "a treegen IR model"
-	case XGBoostJSON:
-		return "an XGBoost JSON model"
-	case XGBoostUBJSON:
-		return "an XGBoost UBJSON model"
+	case XGBoostJSON, XGBoostUBJSON:
+		return "an XGBoost model"
 	case LightGBM:
 		return "a LightGBM model"
 	case ONNX:

@@ -123,5 +123,5 @@ func ExampleFile() {
 	}
 	// Output:
 	// binary.txt is a LightGBM model: treegen import lightgbm
-	// tiny.ubj is an XGBoost UBJSON model: treegen import xgboost
+	// tiny.ubj is an XGBoost model: treegen import xgboost
 }
