@@ -80,3 +80,28 @@ func ExampleModel_FirstRounds() {
 	// 4 trees kept, 6 in the original
 	// FirstRounds(4): out of range: the model has 3 rounds of 2 trees (6 trees), so n must be in 1..3
 }
+
+// ExampleModel_SetPositiveClass makes a binary model score the class
+// "fraud" instead of "ok": the leaves change sign, and so does the margin.
+func ExampleModel_SetPositiveClass() {
+	m := &ir.Model{
+		FormatVersion: ir.FormatVersion, Task: ir.Binary, NumFeatures: 1, NumOutputs: 1,
+		Aggregation: ir.Sum, Link: ir.Sigmoid,
+		Trees: []ir.Tree{{Output: 0, Nodes: []ir.Node{
+			{Kind: ir.Axis, Left: 1, Right: 2, Threshold: 100},
+			{Kind: ir.Leaf, Value: []float64{1.5}},
+			{Kind: ir.Leaf, Value: []float64{-2}},
+		}}},
+	}
+	if err := m.SetClassNames([]string{"fraud", "ok"}); err != nil {
+		fmt.Println(err)
+	}
+	if err := m.SetPositiveClass("fraud"); err != nil {
+		fmt.Println(err)
+	}
+	fmt.Println(m.ClassNames, m.Trees[0].Nodes[1].Value, m.Trees[0].Nodes[2].Value)
+	fmt.Println(m.SetPositiveClass("chargeback"))
+	// Output:
+	// [ok fraud] [-1.5] [2]
+	// no class "chargeback": the model's classes are "ok" and "fraud"
+}

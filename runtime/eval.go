@@ -3,6 +3,7 @@ package runtime
 import (
 	"math"
 	"slices"
+	"unsafe"
 
 	"github.com/treegen/treegen/internal/fmath"
 
@@ -655,7 +656,7 @@ func (p *Predictor[F]) latent(x []F, t *treeRef, s *scratch[F]) {
 			sm = p.dot(x, n.bias, n.w0, n.w1)
 		}
 		if t.elu && !(sm > 0) {
-			sm = F(fmath.Exp(float64(sm))) - 1 // NaN stays NaN
+			sm = exp(sm) - 1 // NaN stays NaN
 		}
 		l, r := -sm, sm
 		if sm != sm {
@@ -686,7 +687,18 @@ func (p *Predictor[F]) readout(x, a, z []F) {
 	}
 }
 
-// softmaxInPlace replaces v by its softmax (ir/doc.go order).
+// exp returns e**x in F, as ir/doc.go defines it: fmath.Expf in float32
+// (the bits of the C library's expf), fmath.Exp in float64.
+func exp[F Float](x F) F {
+	if unsafe.Sizeof(x) == 4 {
+		return F(fmath.Expf(float32(x)))
+	}
+	return F(fmath.Exp(float64(x)))
+}
+
+// softmaxInPlace replaces v by its softmax (ir/doc.go order): the sum of
+// the exponentials is accumulated in float64 whatever F and rounded to F
+// before the divisions, as XGBoost does in float32.
 func softmaxInPlace[F Float](v []F) {
 	mx := v[0]
 	for _, e := range v[1:] {
@@ -694,17 +706,14 @@ func softmaxInPlace[F Float](v []F) {
 			mx = e
 		}
 	}
-	var s F
+	var s float64
 	for j, e := range v {
-		v[j] = F(fmath.Exp(float64(e - mx)))
-		if j == 0 {
-			s = v[j]
-		} else {
-			s += v[j]
-		}
+		v[j] = exp(e - mx)
+		s += float64(v[j])
 	}
+	sf := F(s)
 	for j := range v {
-		v[j] /= s
+		v[j] /= sf
 	}
 }
 
@@ -713,11 +722,11 @@ func (p *Predictor[F]) applyLink(a []F) {
 	switch p.link {
 	case ir.Sigmoid:
 		for k, v := range a {
-			a[k] = 1 / (1 + F(fmath.Exp(float64(-v))))
+			a[k] = 1 / (1 + exp(-v))
 		}
 	case ir.Exp:
 		for k, v := range a {
-			a[k] = F(fmath.Exp(float64(v)))
+			a[k] = exp(v)
 		}
 	case ir.Softmax:
 		softmaxInPlace(a)

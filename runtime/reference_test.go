@@ -84,11 +84,11 @@ func reference[F Float](m *ir.Model, x []F) (margin, pred []F) {
 	switch m.Link {
 	case ir.Sigmoid:
 		for o, v := range pred {
-			pred[o] = 1 / (1 + F(fmath.Exp(float64(-v))))
+			pred[o] = 1 / (1 + refExp(-v))
 		}
 	case ir.Exp:
 		for o, v := range pred {
-			pred[o] = F(fmath.Exp(float64(v)))
+			pred[o] = refExp(v)
 		}
 	case ir.Softmax:
 		pred = refSoftmax(pred)
@@ -168,19 +168,26 @@ func refSoftmax[F Float](v []F) []F {
 		}
 	}
 	out := make([]F, len(v))
-	var s F
+	s := 0.0 // the sum is in float64 whatever F
 	for j, e := range v {
-		out[j] = F(fmath.Exp(float64(e - mx)))
-		if j == 0 {
-			s = out[j]
-		} else {
-			s += out[j]
-		}
+		out[j] = refExp(e - mx)
+		s += float64(out[j])
 	}
 	for j := range out {
-		out[j] /= s
+		out[j] /= F(s)
 	}
 	return out
+}
+
+// refExp is exp in F (ir/doc.go): Expf in float32, Exp in float64.
+func refExp[F Float](x F) F {
+	switch v := any(x).(type) {
+	case float32:
+		return F(fmath.Expf(v))
+	case float64:
+		return F(fmath.Exp(v))
+	}
+	panic("refExp: not float32 or float64")
 }
 
 // refLeaf returns the leaf's value: 1 number, or NumOutputs numbers.
@@ -287,7 +294,7 @@ func refLatent[F Float](m *ir.Model, t *ir.Tree, x []F) []F {
 			s = refDot(n.Indices, n.Weights, n.Bias, x)
 		}
 		if t.Activation == ir.Elu && s <= 0 {
-			s = F(fmath.Exp(float64(s))) - 1
+			s = refExp(s) - 1
 		}
 		l, r := -s, s
 		if math.IsNaN(float64(s)) {

@@ -229,12 +229,12 @@ func TestImport(t *testing.T) {
 	dir := t.TempDir()
 	xgb := filepath.Join(dir, "xgb.json")
 	code, _, stderr := treegen(t, "import", "xgboost", "../../testdata/xgboost/bcw_binary_d4/model.json", "-o", xgb)
-	if code != 0 || !strings.Contains(stderr, "binary, 30 features, 1 outputs, 50 trees") {
+	if code != 0 || !strings.Contains(stderr, "binary, 30 features, 1 output, 50 trees") {
 		t.Fatalf("import xgboost: %d %s", code, stderr)
 	}
 	lgb := filepath.Join(dir, "lgb.json")
 	code, _, stderr = treegen(t, "import", "lightgbm", "../../ir/lightgbm/testdata/binary.txt", "-o", lgb)
-	if code != 0 || !strings.Contains(stderr, "binary, 3 features, 1 outputs, 3 trees") {
+	if code != 0 || !strings.Contains(stderr, "binary, 3 features, 1 output, 3 trees") {
 		t.Fatalf("import lightgbm: %d %s", code, stderr)
 	}
 	if testing.Short() {

@@ -23,17 +23,27 @@ func (a *app) trainCmd() *cobra.Command {
 // commonTrainFlags are the flags every trainer shares.
 type commonTrainFlags struct {
 	data, target, test, out, name string
-	absent                        data.Absent
-	base                          data.IndexBase
-	model                         *ir.Model // the model written, for --test
+	// positive is --positive: the class whose probability a binary model
+	// outputs ("": the second class in sorted order).
+	positive string
+	absent   data.Absent
+	base     data.IndexBase
+	model    *ir.Model // the model written, for --test
 	// compact reads the data files with data.Options.Compact, for a
 	// trainer that reads compact data sets.
 	compact bool
 }
 
 // save writes the trained model m to --out ("-": the standard output) and
-// keeps it for the scoring of --test.
+// keeps it for the scoring of --test. With --positive it first makes that
+// class the one whose probability the model outputs
+// (ir.Model.SetPositiveClass).
 func (f *commonTrainFlags) save(a *app, m *ir.Model) error {
+	if f.positive != "" {
+		if err := m.SetPositiveClass(f.positive); err != nil {
+			return fmt.Errorf("--positive %s: %v", f.positive, err)
+		}
+	}
 	f.model = m
 	return a.saveModel(f.out, m)
 }
@@ -69,6 +79,7 @@ func (f *commonTrainFlags) register(a *app, cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.test, "test", "", "optional test data, scored after training")
 	cmd.Flags().StringVarP(&f.out, "out", "o", "", `output model file (IR JSON; "-": the standard output)`)
 	cmd.Flags().StringVar(&f.name, "name", "", "model name (default: the data file's name)")
+	cmd.Flags().StringVar(&f.positive, "positive", "", "binary models: the class whose probability the model outputs (default: the second label in sorted order)")
 	cmd.Flags().Var(&f.absent, "libsvm-absent", absentUsage)
 	cmd.Flags().Var(&f.base, "libsvm-base", baseUsage)
 	cmd.PostRunE = func(cmd *cobra.Command, args []string) error {

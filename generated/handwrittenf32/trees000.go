@@ -20,10 +20,10 @@ func tree0(x *[NumFeatures]float32, a *[NumOutputs]float32) {
 			if z2 > mx {
 				mx = z2
 			}
-			e0 := float32(exp(float64(z0 - mx)))
-			e1 := float32(exp(float64(z1 - mx)))
-			e2 := float32(exp(float64(z2 - mx)))
-			s := e0 + e1 + e2
+			e0 := expf(z0 - mx)
+			e1 := expf(z1 - mx)
+			e2 := expf(z2 - mx)
+			s := float32(float64(e0) + float64(e1) + float64(e2))
 			a[0] += e0 / s
 			a[1] += e1 / s
 			a[2] += e2 / s
@@ -41,9 +41,9 @@ func tree0(x *[NumFeatures]float32, a *[NumOutputs]float32) {
 		if z1 > mx {
 			mx = z1
 		}
-		e0 := float32(exp(float64(z0 - mx)))
-		e1 := float32(exp(float64(z1 - mx)))
-		s := e0 + e1
+		e0 := expf(z0 - mx)
+		e1 := expf(z1 - mx)
+		s := float32(float64(e0) + float64(e1))
 		a[0] += e0 / s
 		a[2] += e1 / s
 		return
@@ -83,7 +83,7 @@ func addTrees000(x *[NumFeatures]float32, a *[NumOutputs]float32) {
 }
 
 // This file builds only with the predict.go of the same run of treegen.
-// The build error "undefined: mixedTreegenRuns_regenerate_d4cd5f3777ab"
+// The build error "undefined: mixedTreegenRuns_regenerate_dd813abe2a08"
 // means that this directory mixes files of different runs (an interrupted
 // treegen gen, files copied by hand): run treegen gen again.
-const _ = mixedTreegenRuns_regenerate_d4cd5f3777ab
+const _ = mixedTreegenRuns_regenerate_dd813abe2a08

@@ -984,7 +984,7 @@ func addTrees009(x *[NumFeatures]float32, a *[NumOutputs]float32) {
 }
 
 // This file builds only with the predict.go of the same run of treegen.
-// The build error "undefined: mixedTreegenRuns_regenerate_6c1c0d9d2608"
+// The build error "undefined: mixedTreegenRuns_regenerate_ec172a3c8ae0"
 // means that this directory mixes files of different runs (an interrupted
 // treegen gen, files copied by hand): run treegen gen again.
-const _ = mixedTreegenRuns_regenerate_6c1c0d9d2608
+const _ = mixedTreegenRuns_regenerate_ec172a3c8ae0

@@ -61,14 +61,14 @@ func Predict(x *[NumFeatures]float32) [NumOutputs]float32 {
 		}
 	}
 	for k := range a {
-		a[k] = float32(exp(float64(a[k] - mx)))
+		a[k] = expf(a[k] - mx)
 	}
-	s := a[0]
+	s := float64(a[0])
 	for k := 1; k < NumOutputs; k++ {
-		s += a[k]
+		s += float64(a[k])
 	}
 	for k := range a {
-		a[k] /= s
+		a[k] /= float32(s)
 	}
 	return a
 }
@@ -172,14 +172,14 @@ func predictBlock(x *[batchRows * NumFeatures]float32, out *[batchRows * NumOutp
 				}
 			}
 			for k := range a {
-				a[k] = float32(exp(float64(a[k] - mx)))
+				a[k] = expf(a[k] - mx)
 			}
-			s := a[0]
+			s := float64(a[0])
 			for k := 1; k < NumOutputs; k++ {
-				s += a[k]
+				s += float64(a[k])
 			}
 			for k := range a {
-				a[k] /= s
+				a[k] /= float32(s)
 			}
 			*(*[NumOutputs]float32)(out[r*NumOutputs:]) = a
 		}
@@ -214,72 +214,87 @@ func preprocess(x *[NumFeatures]float32) (y [NumFeatures]float32) {
 	return
 }
 
-// exp returns e**x with the same bits on every architecture (math.Exp's last
-// bit varies between them): argument reduction by ln 2 and a rational
-// approximation, with every product rounded, so that no fused multiply-add
-// changes a bit.
-func exp(x float64) float64 {
-	const (
-		ln2Hi = 6.93147180369123816490e-01
-		ln2Lo = 1.90821492927058770002e-10
-		log2e = 1.44269504088896338700e+00
-		p1    = 1.66666666666666019037e-01
-		p2    = -2.77777777770155933842e-03
-		p3    = 6.61375632143793436117e-05
-		p4    = -1.65339022054652515390e-06
-		p5    = 4.13813679705723846039e-08
-	)
-	switch {
-	case x != x || x > 7.09782712893383973096e+02:
-		return x * math.Inf(1)
-	case x < -7.45133219101941108420e+02:
-		return 0
-	case x > -(1.0/(1<<28)) && x < 1.0/(1<<28):
-		return 1 + x
-	}
-	var k int
-	if x < 0 {
-		k = int(float64(log2e*x) - 0.5)
-	} else {
-		k = int(float64(log2e*x) + 0.5)
-	}
-	fk := float64(k)
-	hi := x - float64(fk*ln2Hi)
-	lo := float64(fk * ln2Lo)
-	r := hi - lo
-	t := float64(r * r)
-	poly := p4 + float64(t*p5)
-	poly = p3 + float64(t*poly)
-	poly = p2 + float64(t*poly)
-	poly = p1 + float64(t*poly)
-	c := r - float64(t*poly)
-	y := 1 - ((lo - float64(r*c)/(2-c)) - hi)
-	// y * 2**k, rounding once at the end.
-	switch {
-	case k > 1023:
-		return float64(y*0x1p1023) * pow2(k-1023)
-	case k < -1021:
-		return float64(y*0x1p-1021) * pow2(k+1021)
-	}
-	return y * pow2(k)
+// expfTable holds 2^(i/32) for i = 0..31 (float64 bits minus i<<47).
+var expfTable = [32]uint64{
+	0x3ff0000000000000,
+	0x3fefd9b0d3158574,
+	0x3fefb5586cf9890f,
+	0x3fef9301d0125b51,
+	0x3fef72b83c7d517b,
+	0x3fef54873168b9aa,
+	0x3fef387a6e756238,
+	0x3fef1e9df51fdee1,
+	0x3fef06fe0a31b715,
+	0x3feef1a7373aa9cb,
+	0x3feedea64c123422,
+	0x3feece086061892d,
+	0x3feebfdad5362a27,
+	0x3feeb42b569d4f82,
+	0x3feeab07dd485429,
+	0x3feea47eb03a5585,
+	0x3feea09e667f3bcd,
+	0x3fee9f75e8ec5f74,
+	0x3feea11473eb0187,
+	0x3feea589994cce13,
+	0x3feeace5422aa0db,
+	0x3feeb737b0cdc5e5,
+	0x3feec49182a3f090,
+	0x3feed503b23e255d,
+	0x3feee89f995ad3ad,
+	0x3feeff76f2fb5e47,
+	0x3fef199bdd85529c,
+	0x3fef3720dcef9069,
+	0x3fef5818dcfba487,
+	0x3fef7c97337b9b5f,
+	0x3fefa4afa2a490da,
+	0x3fefd0765b6e4540,
 }
 
-// pow2 returns 2**k for -1074 <= k <= 1023, and 0 below.
-func pow2(k int) float64 {
-	if k < -1074 {
-		return 0
+// expf returns e**x in float32, the bits of the C library's expf on every
+// architecture: x·32/ln 2 = k + r, e**x = 2^(k/32) · 2^(r/32), the first
+// factor from a table, the second from a cubic, in float64 with the C code's
+// fused multiply-adds (math.FMA rounds once everywhere).
+func expf(x float32) float32 {
+	const (
+		invLn2N = 0x1.71547652b82fep+5
+		shift   = 0x1.8p+52
+		c0      = 0x1.c6af84b912394p-20
+		c1      = 0x1.ebfce50fac4f3p-13
+		c2      = 0x1.62e42ff0c52d6p-6
+	)
+	if abstop := math.Float32bits(x) >> 20 & 0x7ff; abstop >= 0x42b {
+		// |x| >= 88, ±Inf or NaN
+		switch {
+		case x < -math.MaxFloat32:
+			return 0
+		case abstop >= 0x7f8:
+			return x + x
+		case x > 0x1.62e42ep6:
+			return float32(math.Inf(1))
+		case x < -0x1.9fe368p6:
+			return 0
+		case x < -0x1.9d1d9ep6:
+			return 0x1p-149
+		}
 	}
-	if k < -1022 {
-		return math.Float64frombits(1 << uint(k+1074))
-	}
-	return math.Float64frombits(uint64(k+1023) << 52)
+	xd := float64(x)
+	kd := math.FMA(invLn2N, xd, shift)
+	ki := math.Float64bits(kd)
+	kd -= shift
+	r := math.FMA(invLn2N, xd, -kd)
+	s := math.Float64frombits(expfTable[ki%32] + ki<<47)
+	z := math.FMA(c0, r, c1)
+	r2 := float64(r * r)
+	y := math.FMA(c2, r, 1)
+	y = math.FMA(z, r2, y)
+	return float32(float64(y * s))
 }
 
 // negZero is -0, which Go constants cannot express.
 var negZero = float32(math.Copysign(0, -1))
 
-// mixedTreegenRuns_regenerate_47002c857d2f ties the files of this run of
+// mixedTreegenRuns_regenerate_81ef7bad7b33 ties the files of this run of
 // treegen together: every tree file refers to it, so that a directory that
 // mixes files of different runs does not build. Run treegen gen again if
 // the build says that it is undefined.
-const mixedTreegenRuns_regenerate_47002c857d2f = true
+const mixedTreegenRuns_regenerate_81ef7bad7b33 = true

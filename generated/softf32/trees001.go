@@ -702,7 +702,7 @@ func addTrees001(x *[NumFeatures]float32, a *[NumOutputs]float32) {
 }
 
 // This file builds only with the predict.go of the same run of treegen.
-// The build error "undefined: mixedTreegenRuns_regenerate_47002c857d2f"
+// The build error "undefined: mixedTreegenRuns_regenerate_81ef7bad7b33"
 // means that this directory mixes files of different runs (an interrupted
 // treegen gen, files copied by hand): run treegen gen again.
-const _ = mixedTreegenRuns_regenerate_47002c857d2f
+const _ = mixedTreegenRuns_regenerate_81ef7bad7b33

@@ -1068,7 +1068,7 @@ func vlvTrees6AVX2(xt *[batchRows / 8][NumFeatures][8]float32, acc *[batchRows *
 }
 
 // This file builds only with the predict.go of the same run of treegen.
-// The build error "undefined: mixedTreegenRuns_regenerate_47002c857d2f"
+// The build error "undefined: mixedTreegenRuns_regenerate_81ef7bad7b33"
 // means that this directory mixes files of different runs (an interrupted
 // treegen gen, files copied by hand): run treegen gen again.
-const _ = mixedTreegenRuns_regenerate_47002c857d2f
+const _ = mixedTreegenRuns_regenerate_81ef7bad7b33

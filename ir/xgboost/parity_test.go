@@ -227,7 +227,8 @@ func (c *parityCase) nearPred(i, k int, got float64) bool {
 func bits32(f float32) string { return fmt.Sprintf("%v (%08x)", f, math.Float32bits(f)) }
 
 // checkInterpreter checks the interpreter in both precisions against
-// XGBoost's outputs: float32 margins bit for bit, float64 within 1e-6.
+// XGBoost's outputs: margins bit for bit, float32 predictions bit for bit,
+// float64 predictions within what nearPred allows.
 func checkInterpreter(t *testing.T, c *parityCase) {
 	t.Helper()
 	m := c.model
@@ -296,8 +297,8 @@ func checkInterpreter(t *testing.T, c *parityCase) {
 			if !c.nearPred(i, k, out64[k]) {
 				report("%s: row %d: float64 prediction[%d] = %v, XGBoost %v", c.name, i, k, out64[k], want)
 			}
-			if !c.nearPred(i, k, float64(out32[k])) {
-				report("%s: row %d: float32 prediction[%d] = %v, XGBoost %v", c.name, i, k, out32[k], want)
+			if math.Float32bits(out32[k]) != math.Float32bits(c.preds[i][k]) {
+				report("%s: row %d: float32 prediction[%d] = %s, XGBoost %s", c.name, i, k, bits32(out32[k]), bits32(c.preds[i][k]))
 			}
 		}
 	}
@@ -307,7 +308,8 @@ func checkInterpreter(t *testing.T, c *parityCase) {
 }
 
 // checkGenerated builds the generated code in both precisions and checks it
-// against XGBoost's margins: float32 bit for bit, float64 within 1e-6.
+// against XGBoost's outputs: margins bit for bit in both precisions, and
+// float32 predictions bit for bit.
 func checkGenerated(t *testing.T, c *parityCase) {
 	t.Helper()
 	for _, prec := range []codegen.Precision{codegen.Float32, codegen.Float64} {
@@ -336,6 +338,15 @@ func checkGenerated(t *testing.T, c *parityCase) {
 					bad++
 					if bad <= 10 {
 						t.Errorf("%s: generated %s: row %d: margin[%d] = %v, XGBoost %s", c.name, prec, i, k, v, bits32(want))
+					}
+				}
+			}
+			for k, v := range res.Preds[i] {
+				// float32 predictions are XGBoost's bit for bit.
+				if prec == codegen.Float32 && !c.classes && math.Float64bits(v) != math.Float64bits(float64(c.preds[i][k])) {
+					bad++
+					if bad <= 10 {
+						t.Errorf("%s: generated %s: row %d: prediction[%d] = %v, XGBoost %s", c.name, prec, i, k, v, bits32(c.preds[i][k]))
 					}
 				}
 			}

@@ -124,21 +124,40 @@ func (g *Gen) Product(w float64, e jen.Code) *jen.Statement {
 }
 
 // Exp returns exp(e) for an expression e of type F: the package's portable
-// exp (see genExp) in float64, rounded to F.
+// exp (see genExp) in float64, its expf (see genExpf) in float32.
 func (g *Gen) Exp(e jen.Code) *jen.Statement {
-	// scan saw the link or the softmax leaf: the main file declares exp.
+	// scan saw the link or the softmax leaf: the main file declares exp or
+	// expf.
 	if g.Is32() {
-		return jen.Float32().Call(jen.Id("exp").Call(jen.Float64().Call(e)))
+		return jen.Id("expf").Call(e)
 	}
 	return jen.Id("exp").Call(e)
 }
 
+// sumTerm returns a term e of type F of a softmax's sum of exponentials as
+// the sum takes it: in float64 whatever F (ir/doc.go).
+func (g *Gen) sumTerm(e jen.Code) *jen.Statement {
+	if g.Is32() {
+		return jen.Float64().Call(e)
+	}
+	return jen.Add(e)
+}
+
+// sumRounded returns the float64 sum s of a softmax's exponentials rounded
+// to F, the divisor of each of them.
+func (g *Gen) sumRounded(s jen.Code) *jen.Statement {
+	if g.Is32() {
+		return jen.Float32().Call(s)
+	}
+	return jen.Add(s)
+}
+
 // SoftmaxLeaf returns the statements that compute the values of a softmax
 // leaf (ir/doc.go): the margins z0, z1, ... of its rows, their maximum mx,
-// e_j = exp(z_j - mx) and their sum s, left to right. value(j) is the
-// expression e_j / s, the leaf's value for class sp.Classes[j]; the values
-// of the other classes are 0. The statements declare variables and belong in
-// a block of their own.
+// e_j = exp(z_j - mx) and their sum s, left to right (in float64, rounded
+// to F). value(j) is the expression e_j / s, the leaf's value for class
+// sp.Classes[j]; the values of the other classes are 0. The statements
+// declare variables and belong in a block of their own.
 func (g *Gen) SoftmaxLeaf(sp *ir.SoftmaxParams) (stmts []jen.Code, value func(j int) *jen.Statement) {
 	n := len(sp.Classes)
 	z := func(j int) *jen.Statement { return jen.Id("z" + strconv.Itoa(j)) }
@@ -150,14 +169,14 @@ func (g *Gen) SoftmaxLeaf(sp *ir.SoftmaxParams) (stmts []jen.Code, value func(j 
 	for j := 1; j < n; j++ {
 		stmts = append(stmts, jen.If(z(j).Op(">").Id("mx")).Block(jen.Id("mx").Op("=").Add(z(j))))
 	}
-	sum := e(0)
+	sum := g.sumTerm(e(0))
 	for j := 0; j < n; j++ {
 		stmts = append(stmts, e(j).Op(":=").Add(g.Exp(z(j).Op("-").Id("mx"))))
 		if j > 0 {
-			sum = sum.Op("+").Add(e(j))
+			sum = sum.Op("+").Add(g.sumTerm(e(j)))
 		}
 	}
-	stmts = append(stmts, jen.Id("s").Op(":=").Add(sum))
+	stmts = append(stmts, jen.Id("s").Op(":=").Add(g.sumRounded(sum)))
 	return stmts, func(j int) *jen.Statement { return e(j).Op("/").Id("s") }
 }
 

@@ -71,7 +71,10 @@ func MainFile(g *Gen, spec MainSpec) *jen.File {
 		g.genReadout(f, spec.Readout)
 	}
 	g.genCategories(f)
-	if g.needs.exp {
+	switch {
+	case g.needs.exp && g.Is32():
+		g.genExpf(f)
+	case g.needs.exp:
 		g.genExp(f)
 	}
 	if g.needs.negZero {
@@ -280,9 +283,9 @@ func (g *Gen) linkStmts() (what string, stmts []jen.Code) {
 			jen.For(jen.Id("k").Op(":=").Range().Id("a")).Block(
 				ak.Clone().Op("=").Add(g.Exp(ak.Clone().Op("-").Id("mx"))),
 			),
-			jen.Id("s").Op(":=").Id("a").Index(jen.Lit(0)),
-			loop1(jen.Id("s").Op("+=").Add(ak.Clone())),
-			jen.For(jen.Id("k").Op(":=").Range().Id("a")).Block(ak.Clone().Op("/=").Id("s")),
+			jen.Id("s").Op(":=").Add(g.sumTerm(jen.Id("a").Index(jen.Lit(0)))),
+			loop1(jen.Id("s").Op("+=").Add(g.sumTerm(ak.Clone()))),
+			jen.For(jen.Id("k").Op(":=").Range().Id("a")).Block(ak.Clone().Op("/=").Add(g.sumRounded(jen.Id("s")))),
 		}
 	}
 	return "the margins themselves (identity link)", nil

@@ -109,7 +109,7 @@ func CheckLiterals(files []codegen.File, m *ir.Model, prec codegen.Precision, ex
 			if vs, ok := n.(*ast.ValueSpec); ok && len(vs.Names) == 1 && vs.Names[0].Name == "negZero" {
 				return false
 			}
-			if fd, ok := n.(*ast.FuncDecl); ok && (fd.Name.Name == "inCategories" || fd.Name.Name == "inSortedCategories" || fd.Name.Name == "exp" || fd.Name.Name == "pow2") {
+			if fd, ok := n.(*ast.FuncDecl); ok && (fd.Name.Name == "inCategories" || fd.Name.Name == "inSortedCategories" || fd.Name.Name == "exp" || fd.Name.Name == "expf" || fd.Name.Name == "pow2") {
 				return false
 			}
 			// The type of -lit is recorded on the unary expression.

@@ -1,0 +1,66 @@
+package emit
+
+import (
+	"fmt"
+
+	"github.com/dave/jennifer/jen"
+)
+
+// expfTable is 2^(i/32) for i = 0..31, correctly rounded to float64, each
+// as its bits minus i<<47: the table of internal/fmath.Expf.
+var expfTable = [32]uint64{
+	0x3ff0000000000000, 0x3fefd9b0d3158574, 0x3fefb5586cf9890f, 0x3fef9301d0125b51,
+	0x3fef72b83c7d517b, 0x3fef54873168b9aa, 0x3fef387a6e756238, 0x3fef1e9df51fdee1,
+	0x3fef06fe0a31b715, 0x3feef1a7373aa9cb, 0x3feedea64c123422, 0x3feece086061892d,
+	0x3feebfdad5362a27, 0x3feeb42b569d4f82, 0x3feeab07dd485429, 0x3feea47eb03a5585,
+	0x3feea09e667f3bcd, 0x3fee9f75e8ec5f74, 0x3feea11473eb0187, 0x3feea589994cce13,
+	0x3feeace5422aa0db, 0x3feeb737b0cdc5e5, 0x3feec49182a3f090, 0x3feed503b23e255d,
+	0x3feee89f995ad3ad, 0x3feeff76f2fb5e47, 0x3fef199bdd85529c, 0x3fef3720dcef9069,
+	0x3fef5818dcfba487, 0x3fef7c97337b9b5f, 0x3fefa4afa2a490da, 0x3fefd0765b6e4540,
+}
+
+// genExpf emits expf, the float32 exponential of float32 generated code:
+// the algorithm, constants and roundings of internal/fmath.Expf (the bits
+// of the C library's expf, which XGBoost's float32 links call), with
+// math.FMA where that code fuses a multiply-add and a conversion around
+// every other product.
+func (g *Gen) genExpf(f *jen.File) {
+	id := jen.Id
+	fma := func(a, b, c jen.Code) *jen.Statement { return jen.Qual("math", "FMA").Call(a, b, c) }
+	rows := make([]jen.Code, 0, len(expfTable))
+	for _, v := range expfTable {
+		rows = append(rows, id(fmt.Sprintf("%#016x", v)))
+	}
+	f.Add(Table("expfTable", "holds 2^(i/32) for i = 0..31 (float64 bits minus i<<47).", jen.Uint64(), rows))
+	f.Add(Doc("expf returns e**x in float32, the bits of the C library's expf on every architecture: x·32/ln 2 = k + r, e**x = 2^(k/32) · 2^(r/32), the first factor from a table, the second from a cubic, in float64 with the C code's fused multiply-adds (math.FMA rounds once everywhere)."))
+	f.Func().Id("expf").Params(id("x").Float32()).Float32().Block(
+		jen.Const().Defs(
+			id("invLn2N").Op("=").Id("0x1.71547652b82fep+5"),
+			id("shift").Op("=").Id("0x1.8p+52"),
+			id("c0").Op("=").Id("0x1.c6af84b912394p-20"),
+			id("c1").Op("=").Id("0x1.ebfce50fac4f3p-13"),
+			id("c2").Op("=").Id("0x1.62e42ff0c52d6p-6"),
+		),
+		jen.If(id("abstop").Op(":=").Qual("math", "Float32bits").Call(id("x")).Op(">>").Lit(20).Op("&").Id("0x7ff"), id("abstop").Op(">=").Id("0x42b")).Block(
+			jen.Comment("|x| >= 88, ±Inf or NaN"),
+			jen.Switch().Block(
+				jen.Case(id("x").Op("<").Op("-").Qual("math", "MaxFloat32")).Block(jen.Return(jen.Lit(0))),
+				jen.Case(id("abstop").Op(">=").Id("0x7f8")).Block(jen.Return(id("x").Op("+").Id("x"))),
+				jen.Case(id("x").Op(">").Id("0x1.62e42ep6")).Block(jen.Return(jen.Float32().Call(jen.Qual("math", "Inf").Call(jen.Lit(1))))),
+				jen.Case(id("x").Op("<").Id("-0x1.9fe368p6")).Block(jen.Return(jen.Lit(0))),
+				jen.Case(id("x").Op("<").Id("-0x1.9d1d9ep6")).Block(jen.Return(id("0x1p-149"))),
+			),
+		),
+		id("xd").Op(":=").Float64().Call(id("x")),
+		id("kd").Op(":=").Add(fma(id("invLn2N"), id("xd"), id("shift"))),
+		id("ki").Op(":=").Qual("math", "Float64bits").Call(id("kd")),
+		id("kd").Op("-=").Id("shift"),
+		id("r").Op(":=").Add(fma(id("invLn2N"), id("xd"), jen.Op("-").Id("kd"))),
+		id("s").Op(":=").Qual("math", "Float64frombits").Call(id("expfTable").Index(id("ki").Op("%").Lit(32)).Op("+").Id("ki").Op("<<").Lit(47)),
+		id("z").Op(":=").Add(fma(id("c0"), id("r"), id("c1"))),
+		id("r2").Op(":=").Float64().Call(id("r").Op("*").Id("r")),
+		id("y").Op(":=").Add(fma(id("c2"), id("r"), jen.Lit(1))),
+		id("y").Op("=").Add(fma(id("z"), id("r2"), id("y"))),
+		jen.Return(jen.Float32().Call(jen.Float64().Call(id("y").Op("*").Id("s")))),
+	)
+}
