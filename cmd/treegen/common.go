@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -13,6 +12,7 @@ import (
 	"github.com/treegen/treegen/data"
 	"github.com/treegen/treegen/internal/atomicfile"
 	"github.com/treegen/treegen/ir"
+	"github.com/treegen/treegen/ir/sniff"
 )
 
 // stdinName is what errors call the standard input, which --data - reads.
@@ -313,33 +313,8 @@ func loadModel(path string) (*ir.Model, error) {
 	if err == nil {
 		return m, nil
 	}
-	lib := modelKind(path)
-	if what, ok := map[string]string{"xgboost": "an XGBoost", "lightgbm": "a LightGBM"}[lib]; ok {
-		return nil, fmt.Errorf("%s is %s model, not a treegen IR model: convert it first with treegen import %s %s -o model.json", path, what, lib, path)
+	if k, serr := sniff.File(path); serr == nil && k.Importer() != "" {
+		return nil, fmt.Errorf("%s is %s, not a treegen IR model: convert it first with treegen import %s %s -o model.json", path, k, k.Importer(), path)
 	}
 	return nil, err
-}
-
-// modelKind says from the first 64 KiB of the file at path which kind of
-// model file it looks like: "ir" (a treegen IR model, valid or not), the
-// name of the importer of a library's model ("xgboost", "lightgbm"), or ""
-// (none, or unreadable). It does not parse the file.
-func modelKind(path string) string {
-	f, err := os.Open(path)
-	if err != nil {
-		return ""
-	}
-	defer f.Close()
-	head := make([]byte, 64<<10)
-	n, _ := io.ReadFull(f, head)
-	head = head[:n]
-	switch {
-	case bytes.Contains(head, []byte(`"format_version"`)):
-		return "ir"
-	case bytes.Contains(head, []byte("learner")) && bytes.HasPrefix(bytes.TrimSpace(head), []byte("{")):
-		return "xgboost"
-	case bytes.HasPrefix(head, []byte("tree\n")) || bytes.HasPrefix(head, []byte("tree\r\n")):
-		return "lightgbm"
-	}
-	return ""
 }
