@@ -22,8 +22,9 @@ const (
 	PathUnrolled = "unrolled"
 )
 
-// Paths lists the values of [Options].Path, the default first.
-var Paths = []string{PathAuto, PathLevel, PathUnrolled}
+// Paths returns the values of [Options].Path, the default first: a fresh
+// slice, which the caller may change.
+func Paths() []string { return []string{PathAuto, PathLevel, PathUnrolled} }
 
 // Options are the smoothstep backend's own options.
 type Options struct {
@@ -53,7 +54,7 @@ func (o *Options) RegisterFlags(fs *flag.FlagSet) {
 		path = PathAuto
 	}
 	fs.StringVar(&o.Path, "soft-path", path,
-		"smoothstep: how runs of perfect soft trees are compiled: "+strings.Join(Paths, ", ")+
+		"smoothstep: how runs of perfect soft trees are compiled: "+strings.Join(Paths(), ", ")+
 			" (auto: a cost model chooses between level-synchronous tables and unrolled trees; the predictions are the same)")
 }
 
@@ -64,7 +65,7 @@ func (o *Options) Validate() error {
 		return fmt.Errorf("--prune %v: want a finite number >= 0", o.Prune)
 	}
 	if o.path() == "" {
-		return fmt.Errorf("--soft-path %q: want one of %s", o.Path, strings.Join(Paths, ", "))
+		return fmt.Errorf("--soft-path %q: want one of %s", o.Path, strings.Join(Paths(), ", "))
 	}
 	return nil
 }
@@ -75,7 +76,7 @@ func (o *Options) path() string {
 	if o.Path == "" {
 		return PathAuto
 	}
-	for _, p := range Paths {
+	for _, p := range Paths() {
 		if o.Path == p {
 			return p
 		}
