@@ -11,13 +11,16 @@ import (
 	"regexp"
 	"strings"
 	"syscall"
+	"time"
+
+	"github.com/treegen/treegen/internal/direxchange"
 )
 
 // This file holds how WriteDir changes the directory: replace builds the
 // new directory beside the old one and exchanges the two; inPlace, where
 // that cannot be done, writes every file beside its final name and renames
 // them after. The exchange itself, the lock and the checks that depend on
-// the system are in writedir_linux.go and writedir_other.go.
+// the system are internal/direxchange's.
 
 // writeHook, when set, is called before each step of WriteDir that changes
 // the file system, with a short description of the step; an error it
@@ -160,7 +163,7 @@ func (w *dirWrite) replace() (done bool, err error) {
 		return true, err
 	}
 	parent := filepath.Dir(w.real)
-	if inPlaceOnly || parent == w.real || !canExchange(w.real, fi) {
+	if inPlaceOnly || parent == w.real || !direxchange.CanReplace(w.real, fi) {
 		return false, nil
 	}
 	err = hook("mkdir")
@@ -186,7 +189,7 @@ func (w *dirWrite) replace() (done bool, err error) {
 	}
 	err = hook("exchange")
 	if err == nil {
-		err = exchange(stage, w.real)
+		err = direxchange.Exchange(stage, w.real)
 	}
 	if err != nil { // nothing exchanged: a file system without it, a mount point
 		if serr := settle(stage, w.real); serr != nil {
@@ -202,6 +205,41 @@ func (w *dirWrite) replace() (done bool, err error) {
 		return true, fmt.Errorf("the new package is in %s, but %v", w.dir, err)
 	}
 	return true, nil
+}
+
+// chown gives dir the owner and group of fi where they differ (as they do
+// when root writes into a user's directory).
+func chown(dir string, fi os.FileInfo) error {
+	uid, gid, ok := direxchange.Owner(fi)
+	got, err := os.Stat(dir)
+	if err != nil {
+		return err
+	}
+	hasUID, hasGID, ok2 := direxchange.Owner(got)
+	if !ok || !ok2 || (uid == hasUID && gid == hasGID) {
+		return nil
+	}
+	if err := hook("chown"); err != nil {
+		return err
+	}
+	return os.Chown(dir, uid, gid)
+}
+
+// lockWait is how long WriteDir waits for another that holds the lock on
+// the folder of the directory.
+const lockWait = time.Minute
+
+// lockDir takes an exclusive lock on the folder dir, which makes WriteDirs
+// beside each other wait for each other, so that none takes another's
+// staging folder for one left by an interrupted run; it returns the
+// function that releases it, and whether WriteDir may settle the staging
+// folders it finds. Where the system cannot lock the folder (a folder it
+// cannot read, a file system without locks, a system other than Linux),
+// WriteDir goes on and settles them; where another process holds the lock
+// for more than lockWait, it goes on and leaves them.
+func lockDir(dir string) (unlock func(), settle bool) {
+	unlock, busy := direxchange.Lock(dir, lockWait)
+	return unlock, !busy
 }
 
 // stagePrefix starts the name of the folders beside dir in which WriteDir

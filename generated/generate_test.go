@@ -28,7 +28,7 @@ type target struct {
 
 func targets() []target {
 	var ts []target
-	for _, name := range golden.Names {
+	for _, name := range golden.Names() {
 		pkg := strings.ReplaceAll(name, "_", "")
 		ts = append(ts, target{name, pkg, codegen.Float64}, target{name, pkg + "f32", codegen.Float32})
 	}

@@ -36,8 +36,11 @@ type Case struct {
 	Classes []int       // per row; nil unless the model is a classifier
 }
 
-// Names lists the golden cases, in the order tests visit them.
-var Names = []string{"cart_binary", "cart_multiclass", "cart_regression", "handwritten", "axis100", "oblique100", "soft"}
+// Names returns the golden cases, in the order tests visit them: a fresh
+// slice, which the caller may change.
+func Names() []string {
+	return []string{"cart_binary", "cart_multiclass", "cart_regression", "handwritten", "axis100", "oblique100", "soft"}
+}
 
 // Dir returns the directory of case name.
 func Dir(name string) string {

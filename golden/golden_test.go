@@ -270,7 +270,7 @@ func expectedCSV[F runtime.Float](t *testing.T, m *ir.Model, rows [][]float64, b
 // compares it byte for byte with the committed files; with -update it
 // rewrites them.
 func TestGolden(t *testing.T) {
-	for _, name := range Names {
+	for _, name := range Names() {
 		t.Run(name, func(t *testing.T) {
 			files := build(t, name)
 			for file, want := range files {
@@ -297,7 +297,7 @@ func TestGolden(t *testing.T) {
 
 // TestLoad reads every case back through the public loader.
 func TestLoad(t *testing.T) {
-	for _, name := range Names {
+	for _, name := range Names() {
 		for _, single := range []bool{false, true} {
 			c, err := Load(name, single)
 			if err != nil {

@@ -6,9 +6,16 @@
 //	//go:generate go run github.com/treegen/treegen/cmd/treegen gen --model model.json --package iris --out .
 //
 // Run "treegen help" for the commands; docs/CLI.md in the repository has the
-// full reference. Errors are one line on stderr, prefixed "treegen: ", with a
-// non-zero exit status; output files are written atomically, so a failed run
-// never leaves a half-written or clobbered file.
+// full reference. A command's result (predictions, scores, JSON, reports)
+// goes to stdout or to the file -o names; progress, summaries of what was
+// written, notes and warnings go to stderr. Errors are one line on stderr,
+// prefixed "treegen: ", with a non-zero exit status; an unknown flag gets
+// the closest flags of its command. Output files are written atomically, so
+// a failed run never leaves a half-written or clobbered file.
+//
+// "treegen completion bash" (or zsh, fish, powershell) writes a shell
+// completion script, which also completes the values of the flags that take
+// one of a fixed set, such as --backend and --precision.
 package main
 
 import (

@@ -197,7 +197,7 @@ func TestLibSVM(t *testing.T) {
 		t.Errorf("0-based file: %s, want %s", got, out)
 	}
 	fails(t, "index 0 in a 1-based file", "predict", "--model", model, "--data", zero, "--libsvm-base", "1")
-	fails(t, `invalid argument "2" for "--libsvm-base"`, "predict", "--model", model, "--data", zero, "--libsvm-base", "2")
+	fails(t, `--libsvm-base: unknown index base "2"`, "predict", "--model", model, "--data", zero, "--libsvm-base", "2")
 	// A LibSVM file with more features than the model.
 	fails(t, "has feature indices up to f3, the model has 2 features", "predict", "--model", model, "--data", writeFile(t, dir, "wide.libsvm", "0 3:1\n"))
 

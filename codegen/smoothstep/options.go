@@ -22,8 +22,9 @@ const (
 	PathUnrolled = "unrolled"
 )
 
-// Paths lists the values of [Options].Path, the default first.
-var Paths = []string{PathAuto, PathLevel, PathUnrolled}
+// Paths returns the values of [Options].Path, the default first: a fresh
+// slice, which the caller may change.
+func Paths() []string { return []string{PathAuto, PathLevel, PathUnrolled} }
 
 // Options are the smoothstep backend's own options.
 type Options struct {
@@ -48,14 +49,32 @@ type Options struct {
 func (o *Options) RegisterFlags(fs *flag.FlagSet) {
 	fs.Float64Var(&o.Prune, "prune", o.Prune,
 		"smoothstep: leave out soft-node weights with |w| <= this (0 keeps all; > 0 makes predictions approximate)")
-	path := o.Path
-	if path == "" {
-		path = PathAuto
+	if o.Path == "" {
+		o.Path = PathAuto
 	}
-	fs.StringVar(&o.Path, "soft-path", path,
-		"smoothstep: how runs of perfect soft trees are compiled: "+strings.Join(Paths, ", ")+
+	fs.Var(pathFlag{&o.Path}, "soft-path",
+		"smoothstep: how runs of perfect soft trees are compiled: "+strings.Join(Paths(), ", ")+
 			" (auto: a cost model chooses between level-synchronous tables and unrolled trees; the predictions are the same)")
 }
+
+// pathFlag is the flag --soft-path: a string that Validate checks, whose
+// Values are Paths, for the completion of a command line.
+type pathFlag struct{ p *string }
+
+func (f pathFlag) String() string {
+	if f.p == nil {
+		return ""
+	}
+	return *f.p
+}
+
+func (f pathFlag) Set(s string) error { *f.p = s; return nil }
+
+// Type names the flag's type in the help of a command line (pflag.Value).
+func (f pathFlag) Type() string { return "string" }
+
+// Values returns the values of the flag: Paths.
+func (f pathFlag) Values() []string { return Paths() }
 
 // Validate refuses a negative, infinite or NaN Prune and a Path that is
 // not one of Paths (or "").
@@ -64,7 +83,7 @@ func (o *Options) Validate() error {
 		return fmt.Errorf("--prune %v: want a finite number >= 0", o.Prune)
 	}
 	if o.path() == "" {
-		return fmt.Errorf("--soft-path %q: want one of %s", o.Path, strings.Join(Paths, ", "))
+		return fmt.Errorf("--soft-path %q: want one of %s", o.Path, strings.Join(Paths(), ", "))
 	}
 	return nil
 }
@@ -75,7 +94,7 @@ func (o *Options) path() string {
 	if o.Path == "" {
 		return PathAuto
 	}
-	for _, p := range Paths {
+	for _, p := range Paths() {
 		if o.Path == p {
 			return p
 		}

@@ -136,11 +136,13 @@ func (r *Report) RankedBy() string {
 	return "weight"
 }
 
-// Types are the importance types of XGBoost's get_score, in the order
-// Value takes them.
-var Types = []string{"weight", "gain", "total_gain", "cover", "total_cover"}
+// Types returns the importance types of XGBoost's get_score, in the order
+// Value takes them: a fresh slice, which the caller may change.
+func Types() []string {
+	return []string{"weight", "gain", "total_gain", "cover", "total_cover"}
+}
 
-// Value returns f's importance of the given type (one of Types), as
+// Value returns f's importance of the given type (one of [Types]), as
 // XGBoost's get_score(importance_type=typ) names them.
 func (f *Feature) Value(typ string) (float64, error) {
 	switch typ {

@@ -56,7 +56,7 @@ func TestCompute(t *testing.T) {
 	if !reflect.DeepEqual(r, want) {
 		t.Errorf("got  %+v\nwant %+v", r, want)
 	}
-	for i, typ := range Types {
+	for i, typ := range Types() {
 		v, err := r.Features[0].Value(typ)
 		if wantV := []float64{2, 7, 14, 90, 180}[i]; err != nil || v != wantV {
 			t.Errorf("Value(%q) = %v, %v; want %v", typ, v, err, wantV)

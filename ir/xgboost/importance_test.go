@@ -52,7 +52,7 @@ func TestImportanceXGBoost(t *testing.T) {
 			}
 			return fmt.Sprintf("f%d", f.Index)
 		}
-		for _, typ := range importance.Types {
+		for _, typ := range importance.Types() {
 			ref := want[typ].(map[string]any)
 			got := map[string]float64{}
 			for _, f := range r.Features {
