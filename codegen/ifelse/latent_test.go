@@ -147,6 +147,7 @@ func latentModel(seed uint64, kind latentKind) *ir.Model {
 			t.Nodes[j].Activity = &a
 		}
 	}
+	pool := randmodel.Pool()
 	weight := func() float64 {
 		switch u := r.IntN(10); {
 		case kind == latentNegative && u < 8:
@@ -156,7 +157,7 @@ func latentModel(seed uint64, kind latentKind) *ir.Model {
 		case u < 2 || (kind == latentZeros && u < 8):
 			return signedZero()
 		case u < 4:
-			return randmodel.Pool[r.IntN(len(randmodel.Pool))] // ±0, tiny, beyond float32...
+			return pool[r.IntN(len(pool))] // ±0, tiny, beyond float32...
 		}
 		return math.Round(r.NormFloat64()*64) / 32
 	}

@@ -53,7 +53,7 @@ func TestMeasure(t *testing.T) {
 		{"axis100", gc.Model, gc.Inputs},
 		{"twonorm_1000x64", tn, tnRows},
 	} {
-		for _, prec := range gentest.Precisions {
+		for _, prec := range gentest.Precisions() {
 			for _, backend := range []string{"quickscorer", "ifelse"} {
 				files, err := codegen.Generate(tc.m, codegen.Options{Package: "p", Backend: backend, Precision: prec})
 				if err != nil {

@@ -119,7 +119,7 @@ func ownCases(t *testing.T, s *gentest.Suite) []gentest.Case {
 
 	for _, name := range []string{"cart_binary", "cart_multiclass", "cart_regression", "axis100"} {
 		var want [][][]float64 // per precision
-		for _, prec := range gentest.Precisions {
+		for _, prec := range gentest.Precisions() {
 			gc, err := golden.Load(name, prec.Is32())
 			if err != nil {
 				t.Fatal(err)

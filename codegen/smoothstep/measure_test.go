@@ -120,7 +120,7 @@ func TestMeasure(t *testing.T) {
 		portable bool // a portable copy follows the package in the results
 	}
 	var ms []measured
-	for _, prec := range gentest.Precisions {
+	for _, prec := range gentest.Precisions() {
 		files, err := codegen.Generate(m, codegen.Options{Package: "tel", Backend: smoothstep.Name, Precision: prec})
 		if err != nil {
 			t.Fatal(err)

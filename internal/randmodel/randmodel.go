@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/treegen/treegen/ir"
 )
@@ -47,11 +48,14 @@ type Options struct {
 	Tricky bool
 }
 
-// Pool holds the numbers of tricky models (Options.Tricky) and of Inputs:
-// values that round differently (or not at all) to float32, zeros of both
-// signs, float32 subnormals and overflows, and small round numbers that
-// inputs hit exactly.
-var Pool = []float64{
+// Pool returns the numbers of tricky models (Options.Tricky) and of Inputs,
+// a fresh slice: values that round differently (or not at all) to
+// float32, zeros of both signs, float32 subnormals and overflows, and
+// small round numbers that inputs hit exactly.
+func Pool() []float64 { return slices.Clone(pool[:]) }
+
+// pool is what Pool returns.
+var pool = [...]float64{
 	0, math.Copysign(0, -1), 0.5, -0.5, 1, -1, 2, -3, 0.1, -0.3, 1.0 / 3,
 	2.5, -7.25, 123456.789, 16777217, // 2^24+1: not a float32
 	1e-40, -1e-45, // float32 subnormals
@@ -212,7 +216,7 @@ func (g *grower) num(v float64) float64 {
 	if g.r.IntN(3) == 0 {
 		return math.Round(g.r.NormFloat64()*1000) / 256
 	}
-	return Pool[g.r.IntN(len(Pool))]
+	return pool[g.r.IntN(len(pool))]
 }
 
 func (g *grower) tree() ir.Tree {
@@ -435,7 +439,7 @@ func Rows(seed uint64, n, p int) [][]float64 {
 // normal values of standard deviation 10.
 func Inputs(seed uint64, n, p int, values []float64) [][]float64 {
 	r := rand.New(rand.NewPCG(seed, seed^0x6a09e667f3bcc909))
-	cands := append([]float64(nil), Pool...)
+	cands := append([]float64(nil), pool[:]...)
 	for _, v := range values {
 		cands = append(cands, v, math.Nextafter(v, math.Inf(1)), math.Nextafter(v, math.Inf(-1)),
 			float64(math.Nextafter32(float32(v), float32(math.Inf(1)))))

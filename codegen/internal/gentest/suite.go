@@ -22,8 +22,9 @@ var (
 	seed   = flag.Uint64("seed", 1, "seed of the random models of the conformance suite")
 )
 
-// Precisions are the two working precisions, in test order.
-var Precisions = []codegen.Precision{codegen.Float64, codegen.Float32}
+// Precisions returns the two working precisions, in test order: a fresh
+// array.
+func Precisions() [2]codegen.Precision { return [2]codegen.Precision{codegen.Float64, codegen.Float32} }
 
 // Suite describes a backend to Conformance: how its packages are generated
 // and checked, and what to test besides what every backend is tested on.
@@ -180,10 +181,10 @@ func (s *Suite) all(t testing.TB, n int, def func(i int) (*ir.Model, string, [][
 		c   Case
 		err error
 	}
-	res := make([]result, n*len(Precisions))
+	res := make([]result, n*len(Precisions()))
 	parallel.For(len(res), runtime.GOMAXPROCS(0), func(u int) {
-		m, name, rows := def(u / len(Precisions))
-		prec := Precisions[u%len(Precisions)]
+		m, name, rows := def(u / len(Precisions()))
+		prec := Precisions()[u%len(Precisions())]
 		r := &res[u]
 		r.c, r.err = s.makeCase(m, name+suffix(prec), prec, rows)
 	})
@@ -217,7 +218,7 @@ func Conformance(t *testing.T, s Suite) {
 				t.Fatal(err)
 			}
 			name := strings.TrimSuffix(filepath.Base(path), ".json")
-			for _, prec := range Precisions {
+			for _, prec := range Precisions() {
 				files := s.Generate(t, m, "golden", prec)
 				Golden(t, filepath.Join(filepath.Dir(path), "golden", name+"_"+prec.String()+".golden"), Source(files))
 			}
@@ -227,7 +228,7 @@ func Conformance(t *testing.T, s Suite) {
 		for k, kind := range s.Random {
 			for i := 0; i < min(5, kind.count()); i++ {
 				m := randmodel.Model(modelSeed(k, i), kind.Options)
-				for _, prec := range Precisions {
+				for _, prec := range Precisions() {
 					a := s.Generate(t, m, "p", prec)
 					b := s.Generate(t, m, "p", prec)
 					if !bytes.Equal(Source(a), Source(b)) {
@@ -254,7 +255,7 @@ func Conformance(t *testing.T, s Suite) {
 				return m, fmt.Sprintf("%s%03d", kind.Name, i), rows
 			})
 			for i := range random {
-				random[i].Allocs = i < allocModels*len(Precisions)
+				random[i].Allocs = i < allocModels*len(Precisions())
 			}
 			cases = append(cases, random...)
 		}
