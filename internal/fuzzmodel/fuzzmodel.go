@@ -254,6 +254,9 @@ var special = []float64{
 	63, 64, 127.5, 5000, 5000.5, 0.25, 4, 10, 100, 1e-7, 1e7, 709.78, -745.2, 88.72, -103.97,
 }
 
+// pool is randmodel.Pool, drawn from by num and finite.
+var pool = randmodel.Pool()
+
 // num returns a finite number: mostly one of the pool of interesting
 // numbers or a small multiple of 1/4, sometimes any float64 or float32
 // bit pattern (made finite).
@@ -261,7 +264,7 @@ func (d *decoder) num() float64 {
 	s := d.s
 	switch b := s.byte(); {
 	case b < 48:
-		return randmodel.Pool[int(b)%len(randmodel.Pool)]
+		return pool[int(b)%len(pool)]
 	case b < 80:
 		return special[int(b-48)%len(special)]
 	case b < 176:
@@ -281,7 +284,7 @@ func (d *decoder) num() float64 {
 // ±Inf.
 func finite(v float64) float64 {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return randmodel.Pool[int(math.Float64bits(v)%uint64(len(randmodel.Pool)))]
+		return pool[int(math.Float64bits(v)%uint64(len(pool)))]
 	}
 	return v
 }

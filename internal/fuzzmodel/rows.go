@@ -12,7 +12,7 @@ const maxTargets = 128
 
 // rowSpecials are values every row may take: NaN, ±Inf, signed zeros,
 // the numbers of special and of randmodel.Pool.
-var rowSpecials = append(append([]float64{math.NaN(), math.Inf(1), math.Inf(-1), 0, math.Copysign(0, -1)}, special...), randmodel.Pool...)
+var rowSpecials = append(append([]float64{math.NaN(), math.Inf(1), math.Inf(-1), 0, math.Copysign(0, -1)}, special...), randmodel.Pool()...)
 
 // rows returns the rows of m: fixed rows (all NaN, all ±Inf, all ±0, the
 // extremes, one NaN at a time), rows decoded from the stream whose values
