@@ -119,7 +119,7 @@ func TestToolRequirements(t *testing.T) {
 		"github.com/spf13/pflag",               // cobra's flags
 		"github.com/treegen/treegen",
 		"github.com/twpayne/go-geom", // parquet-go: geometry columns
-		"golang.org/x/sys",           // the CPU's features: gbdt's AVX histograms
+		"golang.org/x/sys",           // the CPU's features (gbdt's AVX histograms); gen's directory exchange (internal/direxchange)
 		"golang.org/x/tools",         // bench reads go test's output
 		"gonum.org/v1/gonum",         // training
 		"google.golang.org/protobuf", // parquet-go: protobuf columns
