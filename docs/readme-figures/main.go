@@ -331,6 +331,9 @@ func drawSpeed(path, anchorsPath, vectorPath string) error {
 		names[i] = s.label
 	}
 	p.NominalX(names...)
+	// Room on both sides for the outer bars and the longest names.
+	p.X.Min, p.X.Max = -0.75, float64(len(shapes))-0.25
+	p.Legend.XOffs = 0.15 * vg.Inch
 	top := 0.0
 	for _, s := range shapes {
 		top = max(top, s.xgboost/s.simd)
