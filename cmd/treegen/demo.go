@@ -73,7 +73,7 @@ time per row of generated code and interpreter.`,
 				}
 				defer os.RemoveAll(tmp)
 				dir = tmp
-			} else if err := ensureDir(dir); err != nil {
+			} else if err := codegen.MakeDir(dir); err != nil {
 				return err
 			}
 			modelPath := filepath.Join(dir, "model.json")
@@ -87,7 +87,7 @@ time per row of generated code and interpreter.`,
 			}
 
 			pkgDir := filepath.Join(dir, "bcw")
-			if err := ensureDir(pkgDir); err != nil {
+			if err := codegen.MakeDir(pkgDir); err != nil {
 				return err
 			}
 			b, err := codegen.AutoBackend(m)
