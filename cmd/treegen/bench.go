@@ -64,16 +64,10 @@ says which instructions PredictBatch used: AVX-512, AVX2, or portable.`,
 			if err != nil {
 				return err
 			}
-			n := d.Rows
-			if rows > 0 && rows < n {
-				n = rows
-			}
+			x := firstRows(d, rows)
+			n := len(x)
 			if n == 0 {
 				return fmt.Errorf("%s has no rows", df.path)
-			}
-			x := make([][]float64, n)
-			for i := range x {
-				x[i] = d.Row(i)
 			}
 			opts := gobench.Options{BenchTime: budget / time.Duration(count), Count: count, SIMD: simd}
 			results, err := benchrun.Run(context.Background(), m, model, names, x, prec, opts, func(name string, err error) {
