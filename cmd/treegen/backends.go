@@ -76,12 +76,9 @@ func (a *app) measureApproximation(m, eff *ir.Model, f *dataFlags, prec codegen.
 	if err != nil {
 		return "", err
 	}
-	if d.Rows == 0 {
+	rows := firstRows(d, 0)
+	if len(rows) == 0 {
 		return "", fmt.Errorf("%s has no rows", f.path)
-	}
-	rows := make([][]float64, d.Rows)
-	for i := range rows {
-		rows[i] = d.Row(i)
 	}
 	dev, err := verify.Measure(m, eff, rows, prec)
 	if err != nil {

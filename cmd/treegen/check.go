@@ -2,15 +2,12 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/treegen/treegen/codegen"
 	"github.com/treegen/treegen/internal/harness"
-	"github.com/treegen/treegen/ir"
 	"github.com/treegen/treegen/verify"
 )
 
@@ -45,17 +42,11 @@ file looks written in the other precision, the error says so.`,
 			if err != nil {
 				return err
 			}
-			if err := sameModel(m, model, pkg); err != nil {
+			if err := pkg.SameModel(m, model); err != nil {
 				return err
 			}
-			n := d.Rows
-			if rows > 0 && rows < n {
-				n = rows
-			}
-			x := make([][]float64, n)
-			for i := range x {
-				x[i] = d.Row(i)
-			}
+			x := firstRows(d, rows)
+			n := len(x)
 			res, err := harness.Run(context.Background(), dir, x, harness.Options{})
 			if err != nil {
 				return err
@@ -98,29 +89,4 @@ file looks written in the other precision, the error says so.`,
 	cmd.Flags().StringVar(&expect, "expect", "", "expected predictions: CSV from treegen predict, or a library's (numbers only, or one class id per row)")
 	cmd.Flags().IntVar(&rows, "rows", 0, "check only the first N rows (0: all)")
 	return cmd
-}
-
-// sameModel checks, before any row is run, that the package in pkg was
-// generated from the model m read from path: its ModelSHA256 must be m's
-// hash. A package without the constant is not refused.
-func sameModel(m *ir.Model, path string, pkg *harness.Package) error {
-	if pkg.ModelSHA256 == "" {
-		return nil
-	}
-	hash, err := ir.Hash(m)
-	if err != nil {
-		return err
-	}
-	if hash == pkg.ModelSHA256 {
-		return nil
-	}
-	from, hint := "another model", ""
-	if pkg.Source != "" {
-		from = pkg.Source
-		if pkg.Source == filepath.Base(path) {
-			hint = " (a package generated with --iterations N is checked with the same --iterations N)"
-		}
-	}
-	return errors.New(fmt.Sprintf("package %s in %s was generated from %s (model sha256 %.12s...), not from %s (sha256 %.12s...): check it against the model it came from, or regenerate it with: treegen gen --model %s --out %s",
-		pkg.Name, pkg.Dir, from, pkg.ModelSHA256, path, hash, path, pkg.Dir) + hint)
 }

@@ -73,7 +73,7 @@ time per row of generated code and interpreter.`,
 				}
 				defer os.RemoveAll(tmp)
 				dir = tmp
-			} else if err := ensureDir(dir); err != nil {
+			} else if err := codegen.MakeDir(dir); err != nil {
 				return err
 			}
 			modelPath := filepath.Join(dir, "model.json")
@@ -87,7 +87,7 @@ time per row of generated code and interpreter.`,
 			}
 
 			pkgDir := filepath.Join(dir, "bcw")
-			if err := ensureDir(pkgDir); err != nil {
+			if err := codegen.MakeDir(pkgDir); err != nil {
 				return err
 			}
 			b, err := codegen.AutoBackend(m)
@@ -101,16 +101,9 @@ time per row of generated code and interpreter.`,
 			if err := codegen.WriteDir(pkgDir, files); err != nil {
 				return err
 			}
-			size := 0
-			for _, f := range files {
-				size += len(f.Data)
-			}
-			fmt.Fprintf(w, "generate  package bcw (%s, %s): %d files, %d bytes in %s\n", b.Name(), prec, len(files), size, pkgDir)
+			fmt.Fprintf(w, "generate  package bcw (%s, %s): %d files, %d bytes in %s\n", b.Name(), prec, len(files), codegen.SourceSize(files), pkgDir)
 
-			rows := make([][]float64, test.Rows)
-			for i := range rows {
-				rows[i] = test.Row(i)
-			}
+			rows := firstRows(test, 0)
 			res, err := harness.Run(context.Background(), pkgDir, rows, harness.Options{Time: 500 * time.Millisecond})
 			if err != nil {
 				return err

@@ -2,18 +2,11 @@ package main
 
 import (
 	"fmt"
-	"go/build"
-	"go/parser"
-	"go/token"
-	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/treegen/treegen/codegen"
-	"github.com/treegen/treegen/codegen/quickscorer"
-	"github.com/treegen/treegen/codegen/walk"
 )
 
 func (a *app) genCmd() *cobra.Command {
@@ -81,8 +74,8 @@ equals the library's predictions bit for bit, else float64.`,
 				return fmt.Errorf("--package %q: %v", pkg, err)
 			}
 			if !force {
-				if err := otherPackage(out, pkg); err != nil {
-					return err
+				if err := codegen.CheckDir(out, pkg); err != nil {
+					return fmt.Errorf("--out %v; choose another --out (--force writes there anyway)", err)
 				}
 			}
 			m, err := loadModelRounds(model, rounds)
@@ -118,7 +111,7 @@ equals the library's predictions bit for bit, else float64.`,
 			if err != nil {
 				return err
 			}
-			if err := ensureDir(out); err != nil {
+			if err := codegen.MakeDir(out); err != nil {
 				return err
 			}
 			if err := codegen.WriteDir(out, files); err != nil {
@@ -142,28 +135,17 @@ equals the library's predictions bit for bit, else float64.`,
 	return cmd
 }
 
-// largePackage is the size of generated source, in bytes, from which gen
-// warns that the package is large and says what can make it smaller.
-const largePackage = 1_000_000
-
-// tableBackends are the backends that hold trees in tables of thresholds
-// and leaves rather than in code, in the order gen suggests them.
-var tableBackends = []string{walk.Name, quickscorer.Name}
-
 // genSummary prints what gen wrote into dir from plan: the package, its
 // files and size, the backend and, when auto picked it, why; whether the
 // code is approximate and by how much; and, for a package that runs to
-// megabytes, what can make it smaller.
+// megabytes, what can make it smaller (codegen.PackagePlan.Advice).
 func (a *app) genSummary(plan *codegen.PackagePlan, dir string, files []codegen.File) {
-	size := 0
-	for _, f := range files {
-		size += len(f.Data)
-	}
+	size := codegen.SourceSize(files)
 	what := plan.Backend.Name() + ", " + plan.Precision.String()
 	if s := plan.BackendOptions.String(); s != "" {
 		what += ", " + s
 	}
-	fmt.Fprintf(a.stderr, "generated package %s in %s: %s, %s (%s)\n", plan.Package, dir, plural(len(files), "file"), byteSize(size), what)
+	fmt.Fprintf(a.stderr, "generated package %s in %s: %s, %s (%s)\n", plan.Package, dir, plural(len(files), "file"), codegen.ByteSize(size), what)
 	if plan.Auto {
 		fmt.Fprintf(a.stderr, "picked by auto: %s\n", plan.Why)
 	}
@@ -175,107 +157,7 @@ func (a *app) genSummary(plan *codegen.PackagePlan, dir string, files []codegen.
 			fmt.Fprintf(a.stderr, "not measured: add --data FILE (rows with the model's features) to measure how far predictions are from the interpreter's and record it in the headers\n")
 		}
 	}
-	if size >= largePackage {
-		fmt.Fprintf(a.stderr, "large package: %s of Go source in %s: %s\n", byteSize(size), plural(len(files), "file"), smaller(plan))
+	if advice := plan.Advice(size); advice != "" {
+		fmt.Fprintf(a.stderr, "large package: %s of Go source in %s: %s\n", codegen.ByteSize(size), plural(len(files), "file"), advice)
 	}
-}
-
-// smaller says what can make the package of plan smaller: another backend
-// that holds the trees in tables and compiles the model (in treegen's
-// measurements, 200 trees of depth 8 made 3.3 MB of ifelse source that
-// built in 12 s into a 5.1 MB binary, and 3.8 MB of walk tables that built
-// in 4.5 s into 2.9 MB), or fewer trees.
-func smaller(plan *codegen.PackagePlan) string {
-	fewer := "fewer trees make it smaller (--iterations N keeps the first N rounds of a boosted model)"
-	name := plan.Backend.Name()
-	var others []string
-	for _, t := range tableBackends {
-		if t == name {
-			return "the tables of " + name + "; " + fewer
-		}
-		if b, err := codegen.LookupBackend(t); err == nil && plan.Check(b) == nil {
-			others = append(others, t)
-		}
-	}
-	if len(others) == 0 {
-		return "the code of " + name + " for every node of every tree, and no backend that holds trees in tables compiles this model; " + fewer
-	}
-	return "the code of " + name + " for every node of every tree; --backend " + strings.Join(others, " or --backend ") +
-		" also compiles this model, holding the trees in tables, which usually builds faster into a smaller binary (treegen bench --backends " +
-		name + "," + strings.Join(others, ",") + " compares their speed, build time and source size)"
-}
-
-// byteSize writes n bytes in decimal units, rounded to a tenth below 10
-// and to a unit above: "812 B", "5.3 kB", "14 MB".
-func byteSize(n int) string {
-	if n < 1000 {
-		return strconv.Itoa(n) + " B"
-	}
-	v := float64(n)
-	units := []string{"kB", "MB", "GB", "TB", "PB"}
-	for _, unit := range units {
-		v /= 1000
-		switch {
-		case v < 9.95:
-			return strconv.FormatFloat(v, 'f', 1, 64) + " " + unit
-		case v < 999.5:
-			return strconv.FormatFloat(v, 'f', 0, 64) + " " + unit
-		}
-	}
-	return strconv.FormatFloat(v/1000, 'f', 1, 64) + " EB" // an int holds at most 9.2 EB
-}
-
-// otherPackage returns an error if dir holds a Go file, among those the go
-// command would build on this platform, of a package other than pkg (or its
-// external test package pkg_test). A missing dir holds nothing.
-func otherPackage(dir, pkg string) error {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return nil // ensureDir reports what is wrong with dir
-	}
-	fset := token.NewFileSet()
-	for _, e := range entries {
-		name := e.Name()
-		if e.IsDir() || !strings.HasSuffix(name, ".go") {
-			continue
-		}
-		if ok, err := build.Default.MatchFile(dir, name); err != nil || !ok {
-			continue
-		}
-		f, err := parser.ParseFile(fset, filepath.Join(dir, name), nil, parser.PackageClauseOnly)
-		if err != nil {
-			continue // not Go the build would see either way
-		}
-		if got := f.Name.Name; got != pkg && got != pkg+"_test" {
-			return fmt.Errorf("--out %s holds package %s (%s): generating package %s there would put two packages in one directory and break the build; choose another --out (--force writes there anyway)",
-				dir, got, name, pkg)
-		}
-	}
-	return nil
-}
-
-// ensureDir creates dir if it does not exist and its parent does.
-func ensureDir(dir string) error {
-	fi, err := os.Stat(dir)
-	if err == nil {
-		if !fi.IsDir() {
-			return fmt.Errorf("output %s is not a directory", dir)
-		}
-		return nil
-	}
-	parent := filepath.Dir(filepath.Clean(dir))
-	if pfi, perr := os.Stat(parent); perr != nil || !pfi.IsDir() {
-		return fmt.Errorf("output directory %s cannot be created: %s does not exist", dir, parent)
-	}
-	if err := os.Mkdir(dir, 0o755); err != nil {
-		return fmt.Errorf("output directory %s cannot be created: %v", dir, unwrapPath(err))
-	}
-	return nil
-}
-
-func unwrapPath(err error) error {
-	if pe, ok := err.(*os.PathError); ok {
-		return pe.Err
-	}
-	return err
 }

@@ -125,28 +125,3 @@ func TestGenLargePackage(t *testing.T) {
 		t.Errorf("gen of 520 trees: %d\n%s", code, stderr)
 	}
 }
-
-// TestByteSize checks the sizes of the summary, in decimal units.
-func TestByteSize(t *testing.T) {
-	for _, tc := range []struct {
-		n    int
-		want string
-	}{
-		{0, "0 B"},
-		{999, "999 B"},
-		{1000, "1.0 kB"},
-		{5262, "5.3 kB"},
-		{9949, "9.9 kB"},
-		{9950, "10 kB"},
-		{71774, "72 kB"},
-		{999_499, "999 kB"},
-		{999_500, "1.0 MB"},
-		{3_400_000, "3.4 MB"},
-		{1_300_000_000, "1.3 GB"},
-		{1 << 62, "4.6 EB"},
-	} {
-		if got := byteSize(tc.n); got != tc.want {
-			t.Errorf("byteSize(%d) = %q, want %q", tc.n, got, tc.want)
-		}
-	}
-}

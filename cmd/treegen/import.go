@@ -82,15 +82,17 @@ outputs P (the provenance records it).`,
 				return err
 			}
 			if link != "" && ir.Link(link) != m.Link {
-				if err := overrideLink(m, ir.Link(link)); err != nil {
-					return err
+				if err := m.SetLink(ir.Link(link), "--link"); err != nil {
+					return fmt.Errorf("--link %s: %v", link, err)
 				}
 				fmt.Fprintf(a.stderr, "link %s (--link; the file implies %s)\n", link, m.Provenance.Params["link_in_file"])
 			}
 			if err := setClasses(m, classNames, positive); err != nil {
 				return err
 			}
-			a.reportRounds(m)
+			if note := xgboost.RoundsLeftOut(m); note != "" {
+				fmt.Fprintln(a.stderr, note)
+			}
 			if err := a.saveModel(out, m); err != nil {
 				return err
 			}
@@ -162,43 +164,7 @@ func setClasses(m *ir.Model, classNames, positive string) error {
 		return fmt.Errorf("--positive %s: %v", positive, err)
 	}
 	if !slices.Equal(before, m.ClassNames) {
-		if m.Provenance == nil {
-			m.Provenance = &ir.Provenance{}
-		}
-		if m.Provenance.Params == nil {
-			m.Provenance.Params = map[string]string{}
-		}
-		m.Provenance.Params["positive"] = positive + " (--positive; the file scores " + before[1] + ")"
+		m.SetParam("positive", positive+" (--positive; the file scores "+before[1]+")")
 	}
 	return nil
-}
-
-// overrideLink sets m's link, records the change in its provenance and
-// checks that the model is still valid (softmax needs several outputs).
-func overrideLink(m *ir.Model, link ir.Link) error {
-	if m.Provenance == nil {
-		m.Provenance = &ir.Provenance{}
-	}
-	if m.Provenance.Params == nil {
-		m.Provenance.Params = map[string]string{}
-	}
-	m.Provenance.Params["link_in_file"] = string(m.Link)
-	m.Provenance.Params["link"] = string(link) + " (--link)"
-	m.Link = link
-	if err := m.Validate(); err != nil {
-		return fmt.Errorf("--link %s: %v", link, err)
-	}
-	return nil
-}
-
-// reportRounds says when an import kept fewer rounds than its file holds.
-func (a *app) reportRounds(m *ir.Model) {
-	if m.Provenance == nil {
-		return
-	}
-	p := m.Provenance.Params
-	kept, saved, best := p["rounds_kept"], p["rounds_saved"], p["best_iteration"]
-	if best != "" && kept != saved {
-		fmt.Fprintf(a.stderr, "kept the first %s of %s rounds: the file records best_iteration %s, which XGBoost's scikit-learn predict uses (--all-rounds keeps them all)\n", kept, saved, best)
-	}
 }

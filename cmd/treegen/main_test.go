@@ -12,6 +12,7 @@ import (
 	"github.com/treegen/treegen/codegen"
 	"github.com/treegen/treegen/codegen/ifelse"
 	"github.com/treegen/treegen/codegen/smoothstep"
+	"github.com/treegen/treegen/internal/benchrun"
 	"github.com/treegen/treegen/ir"
 )
 
@@ -306,7 +307,7 @@ func TestBench(t *testing.T) {
 	}
 	var r struct {
 		Rows    int
-		Results []benchResult
+		Results []benchrun.Result
 	}
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatalf("bench --json: %v\n%s", err, out)

@@ -3,13 +3,10 @@ package main
 import (
 	"fmt"
 	"io"
-	"path/filepath"
-	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/treegen/treegen/codegen"
-	"github.com/treegen/treegen/data"
-	"github.com/treegen/treegen/data/parquet"
+	"github.com/treegen/treegen/internal/parquettable"
 	"github.com/treegen/treegen/predict"
 )
 
@@ -77,10 +74,9 @@ are matched by position (--header and --no-header override the guess, and
 			} else if t, err = predict.Outputs(m, margin, prec); err != nil {
 				return err
 			}
-			cols := &columns{names: t.Names, classes: t.Classes, ints: t.Ints, bits: t.Bits, fill: t.Fill}
 			return writeOut(out, a.stdout, func(w io.Writer) error {
-				if isParquet(out) {
-					return cols.writeParquet(w, s)
+				if parquettable.IsName(out) {
+					return parquettable.Write(w, t, s)
 				}
 				return t.WriteCSV(w, s)
 			})
@@ -95,62 +91,4 @@ are matched by position (--header and --no-header override the guess, and
 	cmd.Flags().Var(&prec, "precision", "interpreter precision: float64, or float32 to match float32 generated code (default: the precision the model records, float32 for XGBoost imports)")
 	cmd.Flags().Lookup("precision").DefValue = "" // the model's: see the help
 	return cmd
-}
-
-// columns are the columns that predict writes (predict.Table), and how to
-// fill them for a block of rows.
-type columns struct {
-	names   []string // the numeric columns
-	classes []string // the names of the classes, for a class column; nil for none
-	ints    bool     // the numbers are integers (leaf indices)
-	bits    int      // 32 or 64: the precision of the numbers
-	// fill sets b.Scores to the numbers of every row, row-major, followed
-	// by the class index of every row when classes is set. It is called
-	// on several goroutines at once.
-	fill func(b *data.Block)
-}
-
-// writeParquet writes the columns of every row of s as a Parquet file:
-// DOUBLE columns (FLOAT in precision float32, INT64 for leaf indices) and
-// a STRING column, class, for a classifier.
-func (c *columns) writeParquet(w io.Writer, s *data.Stream) error {
-	kind := parquet.Double
-	switch {
-	case c.ints:
-		kind = parquet.Int64
-	case c.bits == 32:
-		kind = parquet.Float
-	}
-	var spec []parquet.Column
-	for _, name := range c.names {
-		spec = append(spec, parquet.Column{Name: name, Kind: kind})
-	}
-	if c.classes != nil {
-		spec = append(spec, parquet.Column{Name: "class", Kind: parquet.String})
-	}
-	pw, err := parquet.NewWriter(w, spec)
-	if err != nil {
-		return err
-	}
-	s.Prepare = c.fill
-	k := len(c.names)
-	var texts []string
-	err = s.Each(func(b *data.Block) error {
-		texts = texts[:0]
-		if c.classes != nil {
-			for _, v := range b.Scores[b.Rows*k:] {
-				texts = append(texts, c.classes[int(v)])
-			}
-		}
-		return pw.WriteRows(b.Rows, b.Scores[:b.Rows*k], texts)
-	})
-	if err != nil {
-		return err
-	}
-	return pw.Close()
-}
-
-// isParquet reports whether an output file is named as Parquet.
-func isParquet(path string) bool {
-	return strings.EqualFold(filepath.Ext(path), ".parquet")
 }

@@ -34,3 +34,17 @@ func (a *app) reportScores(m *ir.Model, path, target, label string, d *data.Data
 	fmt.Fprintf(a.stderr, "%s (%s, %d rows):%s\n", label, filepath.Base(path), s.Rows, s.Line())
 	return nil
 }
+
+// firstRows returns the first limit rows of d (all of them for limit 0 or
+// more than d has).
+func firstRows(d *data.Dataset, limit int) [][]float64 {
+	n := d.Rows
+	if limit > 0 && limit < n {
+		n = limit
+	}
+	x := make([][]float64, n)
+	for i := range x {
+		x[i] = d.Row(i)
+	}
+	return x
+}
