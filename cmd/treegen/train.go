@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"github.com/treegen/treegen/data"
 	"github.com/treegen/treegen/ir"
 	"github.com/treegen/treegen/train/cart"
@@ -130,11 +131,16 @@ func (f *commonTrainFlags) registerValidation(cmd *cobra.Command, usage string) 
 }
 
 // addTrainerFlags adds to cmd the flags that a trainer's options define on
-// a flag set of their own (register: the options' RegisterFlags).
+// a flag set of their own (register: the options' RegisterFlags). A flag
+// of one letter (--k) gets no short form.
 func addTrainerFlags(cmd *cobra.Command, register func(*flag.FlagSet)) {
 	fs := flag.NewFlagSet(cmd.Name(), flag.ContinueOnError)
 	register(fs)
-	cmd.Flags().AddGoFlagSet(fs)
+	fs.VisitAll(func(g *flag.Flag) {
+		p := pflag.PFlagFromGoFlag(g)
+		p.Shorthand = ""
+		cmd.Flags().AddFlag(p)
+	})
 }
 
 // modelName returns --name, or the data file's name.

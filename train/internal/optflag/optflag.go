@@ -51,7 +51,8 @@ func (s *Set) Float(p *float64, name, usage string) {
 // default.
 func (s *Set) Bool(p *bool, name, usage string) {
 	s.fs.BoolVar(p, name, *p, usage)
-	s.record(name)
+	f := s.fs.Lookup(name)
+	f.Value = &recordedBool{recorded{inner: f.Value, name: name, given: s.given, typ: typeName(f.Value)}}
 }
 
 // String defines a string flag bound to p, whose current value is the
@@ -108,11 +109,12 @@ func (r *recorded) Set(s string) error {
 // command line.
 func (r *recorded) Type() string { return r.typ }
 
-// IsBoolFlag reports whether the flag needs no value ("--quiet").
-func (r *recorded) IsBoolFlag() bool {
-	b, ok := r.inner.(interface{ IsBoolFlag() bool })
-	return ok && b.IsBoolFlag()
-}
+// recordedBool is a boolean flag's value that records in given that it
+// was set.
+type recordedBool struct{ recorded }
+
+// IsBoolFlag reports that the flag needs no value ("--strict").
+func (r *recordedBool) IsBoolFlag() bool { return true }
 
 // Get returns the value, as the flag package's own values do.
 func (r *recorded) Get() any {
