@@ -1,28 +1,20 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"os"
 	"runtime/debug"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
-	"github.com/treegen/treegen/data"
 	"github.com/treegen/treegen/internal/progress"
-	"github.com/treegen/treegen/ir"
 	"github.com/treegen/treegen/train/gbdt"
 )
 
 func (a *app) trainGBDTCmd() *cobra.Command {
 	f := commonTrainFlags{compact: true}
 	var o gbdt.Options
-	var objective, valid, weight, monotone, categorical string
-	var validFraction float64
-	var quiet bool
 	cmd := &cobra.Command{
 		Use:   "gbdt --data FILE --objective logistic|softmax|squarederror|poisson|gamma|tweedie|pseudohuber|quantile -o MODEL.json",
 		Short: "Train a gradient-boosted ensemble (second-order, histogram splits)",
@@ -39,63 +31,31 @@ colsample_bylevel, colsample_bynode, monotone_constraints and categorical
 features (enable_categorical): see docs/GBDT.md.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := f.check(); err != nil {
+			if err := firstError(f.check(), o.Validate()); err != nil {
 				return err
 			}
 			leanGC()
-			if objective == "" {
-				return fmt.Errorf("--objective is required: logistic (binary), softmax (multiclass) or squarederror (regression); for other regressions poisson, gamma, tweedie, pseudohuber or quantile")
-			}
-			o.Objective = gbdt.Objective(objective)
-			if err := checkGBDTFlags(cmd, &o, objective); err != nil {
-				return err
-			}
-			if o.MaxLeaves > 0 && !cmd.Flags().Changed("max-depth") {
-				o.MaxDepth = 0 // leaf-wise growth is limited by --max-leaves alone
-			}
-			if weight != "" && weight == f.target {
-				return fmt.Errorf("--weight names the target column %q", weight)
+			if w := o.WeightColumn(); w != "" && w == f.target {
+				return fmt.Errorf("--weight names the target column %q", w)
 			}
 			d, err := f.read(f.data)
 			if err != nil {
 				return err
 			}
-			if weight != "" {
-				// Checked on the whole file, so that errors name its rows.
-				if _, _, err := takeWeights(d, weight); err != nil {
-					return err
-				}
+			// Checked on the whole file, so that errors name its rows.
+			if _, _, err := o.Weigh(d); err != nil {
+				return err
 			}
-			d, v, err := splitValidation(d, f, valid, validFraction, o.Objective != gbdt.Logistic && o.Objective != gbdt.Softmax, o.Seed)
+			d, v, err := f.split(d, o.Objective != gbdt.Logistic && o.Objective != gbdt.Softmax, o.Seed)
 			if err != nil {
 				return err
 			}
-			if weight != "" {
-				if o.Weights, d, err = takeWeights(d, weight); err != nil {
-					return err
-				}
-				if v != nil {
-					if o.ValidWeights, v, err = takeWeights(v, weight); err != nil {
-						return err
-					}
-				}
-			}
-			if o.MonotoneConstraints, err = gbdt.ParseMonotone("--monotone", monotone, d.Features); err != nil {
+			if d, v, err = o.Resolve(d, v); err != nil {
 				return err
 			}
-			if o.Categorical, err = gbdt.FeatureIndices("--categorical", categorical, d.Features); err != nil {
-				return err
-			}
-			o.Name = f.name
-			if o.Name == "" {
-				o.Name = baseName(f.data)
-			}
-			rounds := o.Rounds
-			if rounds == 0 {
-				rounds = gbdt.DefaultRounds
-			}
+			o.Name = f.modelName()
 			var done func()
-			o.OnRound, done = a.roundReporter(rounds, quiet, o.EvalMetric != "")
+			o.OnRound, done = a.roundReporter(o.Rounds, f.quiet, o.EvalMetric != "")
 			var timing gbdt.Timing
 			o.Timing = &timing
 			start := time.Now()
@@ -116,7 +76,7 @@ features (enable_categorical): see docs/GBDT.md.`,
 	f.register(a, cmd)
 	post := cmd.PostRunE
 	cmd.PostRunE = func(cmd *cobra.Command, args []string) error {
-		if weight == "" || f.test == "" || f.model == nil {
+		if o.WeightColumn() == "" || f.test == "" || f.model == nil {
 			return post(cmd, args)
 		}
 		// The test file has the weight column too: the model does not.
@@ -124,42 +84,14 @@ features (enable_categorical): see docs/GBDT.md.`,
 		if err != nil {
 			return err
 		}
-		if _, d, err = takeWeights(d, weight); err != nil {
+		if d, _, err = o.Weigh(d); err != nil {
 			return err
 		}
 		return a.reportScores(f.model, f.test, f.target, "test", d)
 	}
-	cmd.Flags().StringVar(&objective, "objective", "", "loss: logistic (binary), softmax (multiclass), squarederror (regression), poisson (counts), gamma (positive values), tweedie (values >= 0), pseudohuber (robust regression) or quantile (--quantile-alpha)")
-	cmd.Flags().StringVar(&weight, "weight", "", "weigh the rows by this column of the data files, which is then no feature (\"\": every row weighs 1)")
+	f.registerValidation(cmd, "validation data, for per-round metrics and early stopping")
 	cmd.Flags().BoolVar(&f.compact, "compact", true, "keep the features in 4 bytes a value when every value of the data files is a short decimal or a float32 (docs/DATA.md); the model is the same")
-	cmd.Flags().Float64Var(&o.ScalePosWeight, "scale-pos-weight", 1, "logistic: multiply the weight of the positive rows by this")
-	cmd.Flags().Float64Var(&o.TweedieVariancePower, "tweedie-variance-power", gbdt.DefaultTweedieVariancePower, "tweedie: the variance power, in (1, 2)")
-	cmd.Flags().Float64Var(&o.HuberSlope, "huber-slope", gbdt.DefaultHuberSlope, "pseudohuber: the slope δ of the loss")
-	cmd.Flags().Float64Var(&o.QuantileAlpha, "quantile-alpha", gbdt.DefaultQuantileAlpha, "quantile: the level α of the quantile, in (0, 1)")
-	cmd.Flags().StringVar(&o.EvalMetric, "eval-metric", "", "metric of early stopping and of the progress lines: logloss, mlogloss, auc, error, merror, rmse, mae, mphe, quantile, poisson-nloglik, gamma-nloglik, tweedie-nloglik[@ρ] (\"\": the objective's default)")
-	cmd.Flags().StringVar(&valid, "valid", "", "validation data, for per-round metrics and early stopping")
-	cmd.Flags().Float64Var(&validFraction, "valid-fraction", 0, "hold out this fraction of the training rows as validation data")
-	cmd.Flags().IntVar(&o.Rounds, "trees", gbdt.DefaultRounds, "boosting rounds (one tree per class and round for softmax)")
-	cmd.Flags().Float64Var(&o.LearningRate, "lr", gbdt.DefaultLearningRate, "learning rate (shrinkage)")
-	cmd.Flags().IntVar(&o.MaxDepth, "max-depth", gbdt.DefaultMaxDepth, fmt.Sprintf("maximum depth of a tree (1 to %d)", ir.MaxDepth))
-	cmd.Flags().IntVar(&o.MaxLeaves, "max-leaves", 0, "grow trees leaf-wise up to this many leaves (0: depth-wise); without --max-depth their depth is unlimited")
-	cmd.Flags().Float64Var(&o.MinChildWeight, "min-child-weight", 1, "minimum hessian sum in a child")
-	cmd.Flags().Float64Var(&o.Lambda, "lambda", 1, "L2 regularisation of leaf values")
-	cmd.Flags().Float64Var(&o.Gamma, "gamma", 0, "minimum loss reduction of a split")
-	cmd.Flags().Float64Var(&o.Alpha, "alpha", 0, "L1 regularisation of leaf values")
-	cmd.Flags().Float64Var(&o.MaxDeltaStep, "max-delta-step", 0, "cap on the absolute value of every leaf value before the learning rate (0: none, or 0.7 for poisson)")
-	cmd.Flags().Float64Var(&o.Subsample, "subsample", 1, "fraction of rows drawn per round")
-	cmd.Flags().Float64Var(&o.ColSample, "colsample", 1, "fraction of features drawn per tree")
-	cmd.Flags().Float64Var(&o.ColSampleByLevel, "colsample-bylevel", 1, "fraction of the tree's features drawn per depth")
-	cmd.Flags().Float64Var(&o.ColSampleByNode, "colsample-bynode", 1, "fraction of the depth's features drawn per node")
-	cmd.Flags().StringVar(&monotone, "monotone", "", `monotone constraints: "name:+1,name:-1" (the prediction only rises, or only falls, as the feature grows), or XGBoost's "(1,0,-1)" with one entry per feature`)
-	cmd.Flags().StringVar(&categorical, "categorical", "", "categorical features, by name: name,name (values: integers 0 to 2147483647, at most 256 distinct)")
-	cmd.Flags().IntVar(&o.MaxCatToOnehot, "max-cat-to-onehot", gbdt.DefaultMaxCatToOnehot, "a categorical feature with fewer categories splits one category against the rest, one with more a sorted partition")
-	cmd.Flags().IntVar(&o.MaxBins, "max-bins", gbdt.DefaultMaxBins, "histogram bins per feature (2 to 256)")
-	cmd.Flags().IntVar(&o.EarlyStopping, "early-stopping", 0, "stop after this many rounds without validation improvement (0: off)")
-	cmd.Flags().Uint64Var(&o.Seed, "seed", 1, "seed of the sampling and of --valid-fraction")
-	cmd.Flags().IntVar(&o.Threads, "threads", 0, "goroutines building histograms (0: all cores); never changes the model")
-	cmd.Flags().BoolVar(&quiet, "quiet", false, "no progress output")
+	addTrainerFlags(cmd, o.RegisterFlags)
 	return cmd
 }
 
@@ -186,82 +118,6 @@ func (a *app) roundReporter(rounds int, quiet, metric bool) (func(gbdt.RoundInfo
 	}, done
 }
 
-// checkGBDTFlags refuses the flag values of "train gbdt" that the trainer
-// cannot honour, naming the flag: the trainer reads a zero option as its
-// default, which on the command line would be a silent surprise.
-func checkGBDTFlags(cmd *cobra.Command, o *gbdt.Options, objective string) error {
-	depth := intBetween("max-depth", o.MaxDepth, 1, ir.MaxDepth)
-	if depth != nil && o.MaxLeaves > 0 {
-		depth = fmt.Errorf("%v (with --max-leaves, leave --max-depth out for trees of unlimited depth)", depth)
-	}
-	if o.MaxLeaves > 0 && !cmd.Flags().Changed("max-depth") {
-		depth = nil
-	}
-	leaves := error(nil)
-	if o.MaxLeaves != 0 {
-		leaves = atLeast("max-leaves", o.MaxLeaves, 2)
-	}
-	objectives := []string{string(gbdt.Logistic), string(gbdt.Softmax), string(gbdt.SquaredError), string(gbdt.Poisson),
-		string(gbdt.GammaRegression), string(gbdt.Tweedie), string(gbdt.PseudoHuber), string(gbdt.Quantile)}
-	return firstError(
-		oneOf("objective", objective, objectives...),
-		atLeast("trees", o.Rounds, 1),
-		positive("lr", o.LearningRate),
-		depth,
-		leaves,
-		offHint(positive("min-child-weight", o.MinChildWeight)),
-		offHint(positive("lambda", o.Lambda)),
-		nonNegative("gamma", o.Gamma),
-		nonNegative("alpha", o.Alpha),
-		nonNegative("max-delta-step", o.MaxDeltaStep),
-		fraction("subsample", o.Subsample),
-		fraction("colsample", o.ColSample),
-		fraction("colsample-bylevel", o.ColSampleByLevel),
-		fraction("colsample-bynode", o.ColSampleByNode),
-		monotoneSyntax(cmd),
-		atLeast("max-cat-to-onehot", o.MaxCatToOnehot, 1),
-		intBetween("max-bins", o.MaxBins, 2, 256),
-		atLeast("early-stopping", o.EarlyStopping, 0),
-		atLeast("threads", o.Threads, 0),
-		checkObjectiveFlags(cmd, o, objective),
-	)
-}
-
-// checkObjectiveFlags refuses the values of the flags of the objectives,
-// weights and metrics that the trainer cannot honour, and those flags
-// with an objective that has no use for them.
-func checkObjectiveFlags(cmd *cobra.Command, o *gbdt.Options, objective string) error {
-	only := func(flag string, obj gbdt.Objective) error {
-		if cmd.Flags().Changed(flag) && objective != string(obj) {
-			return fmt.Errorf("--%s is for --objective %s", flag, obj)
-		}
-		return nil
-	}
-	open := func(flag string, v, lo, hi float64) error {
-		if !(v > lo && v < hi) {
-			return fmt.Errorf("--%s must be in (%v, %v), got %v", flag, lo, hi, v)
-		}
-		return nil
-	}
-	metric := error(nil)
-	if o.EvalMetric != "" {
-		if _, err := gbdt.CheckEvalMetric(o.EvalMetric, gbdt.Objective(objective)); err != nil {
-			metric = errors.New(strings.Replace(err.Error(), "gbdt: EvalMetric", "--eval-metric", 1))
-		}
-	}
-	return firstError(
-		positive("scale-pos-weight", o.ScalePosWeight),
-		only("scale-pos-weight", gbdt.Logistic),
-		open("tweedie-variance-power", o.TweedieVariancePower, 1, 2),
-		only("tweedie-variance-power", gbdt.Tweedie),
-		positive("huber-slope", o.HuberSlope),
-		only("huber-slope", gbdt.PseudoHuber),
-		open("quantile-alpha", o.QuantileAlpha, 0, 1),
-		only("quantile-alpha", gbdt.Quantile),
-		metric,
-	)
-}
-
 // leanGC makes the garbage collector run when the heap has grown by a
 // quarter rather than doubled, unless GOGC says otherwise. A training set
 // lives through training and is mostly arrays of numbers, which the
@@ -272,29 +128,4 @@ func leanGC() {
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(25)
 	}
-}
-
-// offHint tells how to turn off a regulariser that must be > 0.
-func offHint(err error) error {
-	if err != nil {
-		return fmt.Errorf("%v (a tiny value such as 1e-300 turns it off)", err)
-	}
-	return nil
-}
-
-// monotoneSyntax checks the form of --monotone, before the data gives the
-// feature names.
-func monotoneSyntax(cmd *cobra.Command) error {
-	spec, _ := cmd.Flags().GetString("monotone")
-	_, err := gbdt.ParseMonotone("--monotone", spec, nil)
-	return err
-}
-
-// takeWeights returns the column --weight names of d as row weights, and d
-// without it (gbdt.TakeWeights).
-func takeWeights(d *data.Dataset, name string) ([]float64, *data.Dataset, error) {
-	if !slices.Contains(d.Features, name) {
-		return nil, nil, fmt.Errorf("%s has no column %q for --weight", d.Source, name)
-	}
-	return gbdt.TakeWeights(d, name)
 }

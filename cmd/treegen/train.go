@@ -1,10 +1,13 @@
 package main
 
 import (
+	"flag"
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"github.com/treegen/treegen/data"
 	"github.com/treegen/treegen/ir"
 	"github.com/treegen/treegen/train/cart"
@@ -32,6 +35,11 @@ type commonTrainFlags struct {
 	// compact reads the data files with data.Options.Compact, for a
 	// trainer that reads compact data sets.
 	compact bool
+	// valid and validFraction are --valid and --valid-fraction, quiet is
+	// --quiet (registerValidation).
+	valid         string
+	validFraction float64
+	quiet         bool
 }
 
 // save writes the trained model m to --out ("-": the standard output) and
@@ -113,15 +121,45 @@ func (a *app) reportTraining(m *ir.Model, f commonTrainFlags, d, v *data.Dataset
 	return nil
 }
 
-// splitValidation returns the training and validation sets: d and the
-// --valid file, or d split by --valid-fraction (stratified by class unless
-// regression, deterministic for seed), or d and nil.
-func splitValidation(d *data.Dataset, f commonTrainFlags, valid string, fraction float64, regression bool, seed uint64) (train, v *data.Dataset, err error) {
-	switch {
-	case valid != "" && fraction > 0:
+// registerValidation adds --valid (its help: usage), --valid-fraction and
+// --quiet to cmd, for a trainer that takes validation data and reports its
+// progress.
+func (f *commonTrainFlags) registerValidation(cmd *cobra.Command, usage string) {
+	cmd.Flags().StringVar(&f.valid, "valid", "", usage)
+	cmd.Flags().Float64Var(&f.validFraction, "valid-fraction", 0, "hold out this fraction of the training rows as validation data")
+	cmd.Flags().BoolVar(&f.quiet, "quiet", false, "no progress output")
+}
+
+// addTrainerFlags adds to cmd the flags that a trainer's options define on
+// a flag set of their own (register: the options' RegisterFlags). A flag
+// of one letter (--k) gets no short form.
+func addTrainerFlags(cmd *cobra.Command, register func(*flag.FlagSet)) {
+	fs := flag.NewFlagSet(cmd.Name(), flag.ContinueOnError)
+	register(fs)
+	fs.VisitAll(func(g *flag.Flag) {
+		p := pflag.PFlagFromGoFlag(g)
+		p.Shorthand = ""
+		cmd.Flags().AddFlag(p)
+	})
+}
+
+// modelName returns --name, or the data file's name.
+func (f *commonTrainFlags) modelName() string {
+	if f.name != "" {
+		return f.name
+	}
+	return baseName(f.data)
+}
+
+// split returns the training and validation sets: d and the --valid file,
+// or d split by --valid-fraction (stratified by class unless regression,
+// deterministic for seed), or d and nil.
+func (f *commonTrainFlags) split(d *data.Dataset, regression bool, seed uint64) (train, v *data.Dataset, err error) {
+	switch fraction := f.validFraction; {
+	case f.valid != "" && fraction > 0:
 		return nil, nil, fmt.Errorf("--valid and --valid-fraction exclude each other")
-	case valid != "":
-		v, err := f.read(valid)
+	case f.valid != "":
+		v, err := f.read(f.valid)
 		return d, v, err
 	case fraction >= 1 || fraction < 0:
 		return nil, nil, fmt.Errorf("--valid-fraction must be in [0, 1), got %v", fraction)
@@ -141,6 +179,25 @@ func splitValidation(d *data.Dataset, f commonTrainFlags, valid string, fraction
 	return d, nil, nil
 }
 
+// requireClasses refuses a training set d whose target holds numbers that
+// are not all integers, for a trainer (what: "E2E trees") that only
+// classifies.
+func (f *commonTrainFlags) requireClasses(d *data.Dataset, what string) error {
+	if d.Labels != nil {
+		return nil
+	}
+	labels, _, err := data.Classes(d.Y)
+	if err != nil {
+		return nil
+	}
+	for _, x := range labels {
+		if x != math.Trunc(x) {
+			return fmt.Errorf("%s: the target %q holds non-integer numbers (%v, ...): %s are for classification", f.data, f.target, labels[0], what)
+		}
+	}
+	return nil
+}
+
 func (f *commonTrainFlags) check() error {
 	if f.data == "" {
 		return fmt.Errorf("--data is required")
@@ -154,33 +211,19 @@ func (f *commonTrainFlags) check() error {
 func (a *app) trainCartCmd() *cobra.Command {
 	var f commonTrainFlags
 	var o cart.Options
-	var criterion string
 	cmd := &cobra.Command{
 		Use:   "cart --data FILE -o MODEL.json",
 		Short: "Train a CART decision tree (Gini, entropy or MSE)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := f.check(); err != nil {
-				return err
-			}
-			o.Criterion = cart.Criterion(criterion)
-			if err := firstError(
-				oneOf("criterion", criterion, string(cart.Gini), string(cart.Entropy), string(cart.MSE)),
-				intBetween("max-depth", o.MaxDepth, 0, ir.MaxDepth),
-				atLeast("min-samples-split", o.MinSamplesSplit, 2),
-				atLeast("min-samples-leaf", o.MinSamplesLeaf, 1),
-				nonNegative("min-impurity-decrease", o.MinImpurityDecrease),
-			); err != nil {
+			if err := firstError(f.check(), o.Validate()); err != nil {
 				return err
 			}
 			d, err := f.read(f.data)
 			if err != nil {
 				return err
 			}
-			o.Name = f.name
-			if o.Name == "" {
-				o.Name = baseName(f.data)
-			}
+			o.Name = f.modelName()
 			start := time.Now()
 			m, err := cart.Train(d, o)
 			if err != nil {
@@ -197,10 +240,6 @@ func (a *app) trainCartCmd() *cobra.Command {
 		},
 	}
 	f.register(a, cmd)
-	cmd.Flags().StringVar(&criterion, "criterion", "gini", "split criterion: gini, entropy (classification) or mse (regression)")
-	cmd.Flags().IntVar(&o.MaxDepth, "max-depth", 0, fmt.Sprintf("maximum depth, 1 to %d (0: unlimited)", ir.MaxDepth))
-	cmd.Flags().IntVar(&o.MinSamplesSplit, "min-samples-split", 2, "minimum rows in a node to split it")
-	cmd.Flags().IntVar(&o.MinSamplesLeaf, "min-samples-leaf", 1, "minimum rows in each child of a split")
-	cmd.Flags().Float64Var(&o.MinImpurityDecrease, "min-impurity-decrease", 0, "minimum weighted impurity decrease of a split")
+	addTrainerFlags(cmd, o.RegisterFlags)
 	return cmd
 }

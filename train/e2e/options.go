@@ -111,6 +111,9 @@ type Options struct {
 	// attempt and of every finetuning), from the goroutine that called
 	// Train.
 	OnEpoch func(EpochInfo)
+
+	// cl is what RegisterFlags records, nil without it.
+	cl *commandLine
 }
 
 // Phase names the stage of training an epoch belongs to.

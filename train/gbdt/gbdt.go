@@ -189,6 +189,9 @@ type Options struct {
 	OnRound func(RoundInfo)
 	// Timing, if not nil, receives where the time of Train went.
 	Timing *Timing
+
+	// cl is what RegisterFlags records, nil without it.
+	cl *commandLine
 }
 
 // RoundInfo reports on one boosting round.

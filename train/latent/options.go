@@ -126,6 +126,9 @@ type Options struct {
 	// OnEpoch, if not nil, is called after every epoch, from the goroutine
 	// that called Fit or Train.
 	OnEpoch func(EpochInfo)
+
+	// cl is what RegisterFlags records, nil without it.
+	cl *commandLine
 }
 
 // DefaultOptions returns the default options for loss: depth 4, λ = 0.01,

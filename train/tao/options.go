@@ -145,6 +145,9 @@ type Options struct {
 	// OnIteration, if not nil, is called after every global TAO iteration
 	// and every growth round, from the goroutine that called Train.
 	OnIteration func(Progress)
+
+	// cl is what RegisterFlags records, nil without it.
+	cl *commandLine
 }
 
 // Progress reports on training after a TAO iteration or a growth round.
