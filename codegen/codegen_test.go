@@ -14,7 +14,7 @@ import (
 
 	"github.com/treegen/treegen/codegen"
 	"github.com/treegen/treegen/codegen/internal/gentest"
-	"github.com/treegen/treegen/internal/harness"
+	"github.com/treegen/treegen/internal/tooling/harness"
 	"github.com/treegen/treegen/internal/version"
 	"github.com/treegen/treegen/ir"
 )

@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/treegen/treegen/codegen"
-	"github.com/treegen/treegen/internal/harness"
+	"github.com/treegen/treegen/internal/tooling/harness"
 )
 
 // distList returns the GOOS/GOARCH pairs that the go command knows.

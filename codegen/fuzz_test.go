@@ -13,8 +13,8 @@ import (
 	"github.com/treegen/treegen/codegen"
 	"github.com/treegen/treegen/codegen/internal/gentest"
 	"github.com/treegen/treegen/codegen/smoothstep"
-	"github.com/treegen/treegen/internal/fuzzmodel"
-	"github.com/treegen/treegen/internal/harness"
+	"github.com/treegen/treegen/internal/tooling/fuzzmodel"
+	"github.com/treegen/treegen/internal/tooling/harness"
 	"github.com/treegen/treegen/ir"
 	"github.com/treegen/treegen/runtime"
 )

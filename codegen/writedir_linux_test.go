@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/treegen/treegen/codegen"
-	"github.com/treegen/treegen/internal/harness"
+	"github.com/treegen/treegen/internal/tooling/harness"
 )
 
 // The environment of the process that TestWriteDirKilled starts: the

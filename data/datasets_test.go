@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/treegen/treegen/data"
-	"github.com/treegen/treegen/internal/pmlb"
+	"github.com/treegen/treegen/internal/tooling/pmlb"
 )
 
 // datasetsDir holds the shared benchmark data sets, outside this repository.

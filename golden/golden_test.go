@@ -13,7 +13,7 @@ import (
 	"testing"
 
 	"github.com/treegen/treegen/data"
-	"github.com/treegen/treegen/internal/randmodel"
+	"github.com/treegen/treegen/internal/tooling/randmodel"
 	"github.com/treegen/treegen/ir"
 	"github.com/treegen/treegen/runtime"
 	"github.com/treegen/treegen/train/cart"

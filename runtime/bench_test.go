@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/treegen/treegen/internal/randmodel"
+	"github.com/treegen/treegen/internal/tooling/randmodel"
 	"github.com/treegen/treegen/ir"
 )
 

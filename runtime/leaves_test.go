@@ -6,7 +6,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/treegen/treegen/internal/randmodel"
+	"github.com/treegen/treegen/internal/tooling/randmodel"
 	"github.com/treegen/treegen/ir"
 )
 

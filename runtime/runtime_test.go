@@ -7,7 +7,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/treegen/treegen/internal/randmodel"
+	"github.com/treegen/treegen/internal/tooling/randmodel"
 	"github.com/treegen/treegen/ir"
 )
 

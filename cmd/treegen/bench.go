@@ -9,8 +9,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/treegen/treegen/codegen"
-	"github.com/treegen/treegen/internal/benchrun"
-	"github.com/treegen/treegen/internal/gobench"
+	"github.com/treegen/treegen/internal/tooling/benchrun"
+	"github.com/treegen/treegen/internal/tooling/gobench"
 )
 
 func (a *app) benchCmd() *cobra.Command {

@@ -12,7 +12,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/treegen/treegen/codegen"
 	"github.com/treegen/treegen/data"
-	"github.com/treegen/treegen/internal/harness"
+	"github.com/treegen/treegen/internal/tooling/harness"
 	"github.com/treegen/treegen/ir"
 	"github.com/treegen/treegen/metrics"
 	"github.com/treegen/treegen/train/cart"

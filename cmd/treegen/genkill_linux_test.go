@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/treegen/treegen/internal/harness"
+	"github.com/treegen/treegen/internal/tooling/harness"
 	"github.com/treegen/treegen/ir"
 )
 

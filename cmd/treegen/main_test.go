@@ -12,7 +12,7 @@ import (
 	"github.com/treegen/treegen/codegen"
 	"github.com/treegen/treegen/codegen/ifelse"
 	"github.com/treegen/treegen/codegen/smoothstep"
-	"github.com/treegen/treegen/internal/benchrun"
+	"github.com/treegen/treegen/internal/tooling/benchrun"
 	"github.com/treegen/treegen/ir"
 )
 

@@ -6,7 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/treegen/treegen/codegen"
-	"github.com/treegen/treegen/internal/parquettable"
+	"github.com/treegen/treegen/predict/parquettable"
 	"github.com/treegen/treegen/predict"
 )
 

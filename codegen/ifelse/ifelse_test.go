@@ -9,8 +9,8 @@ import (
 	"github.com/treegen/treegen/codegen"
 	"github.com/treegen/treegen/codegen/ifelse"
 	"github.com/treegen/treegen/codegen/internal/gentest"
-	"github.com/treegen/treegen/internal/harness"
-	"github.com/treegen/treegen/internal/randmodel"
+	"github.com/treegen/treegen/internal/tooling/harness"
+	"github.com/treegen/treegen/internal/tooling/randmodel"
 	"github.com/treegen/treegen/ir"
 )
 

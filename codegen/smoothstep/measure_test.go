@@ -14,8 +14,8 @@ import (
 	"github.com/treegen/treegen/codegen/internal/emit"
 	"github.com/treegen/treegen/codegen/internal/gentest"
 	"github.com/treegen/treegen/codegen/smoothstep"
-	"github.com/treegen/treegen/internal/harness"
-	"github.com/treegen/treegen/internal/randmodel"
+	"github.com/treegen/treegen/internal/tooling/harness"
+	"github.com/treegen/treegen/internal/tooling/randmodel"
 	"github.com/treegen/treegen/ir"
 )
 

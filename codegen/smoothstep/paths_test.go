@@ -10,7 +10,7 @@ import (
 
 	"github.com/treegen/treegen/codegen"
 	"github.com/treegen/treegen/codegen/smoothstep"
-	"github.com/treegen/treegen/internal/randmodel"
+	"github.com/treegen/treegen/internal/tooling/randmodel"
 	"github.com/treegen/treegen/ir"
 )
 

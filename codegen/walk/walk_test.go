@@ -11,7 +11,7 @@ import (
 	"github.com/treegen/treegen/codegen/internal/gentest"
 	"github.com/treegen/treegen/codegen/walk"
 	"github.com/treegen/treegen/golden"
-	"github.com/treegen/treegen/internal/randmodel"
+	"github.com/treegen/treegen/internal/tooling/randmodel"
 	"github.com/treegen/treegen/ir"
 	"github.com/treegen/treegen/ir/xgboost"
 )

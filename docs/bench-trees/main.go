@@ -32,8 +32,8 @@ import (
 
 	"github.com/treegen/treegen/codegen"
 	"github.com/treegen/treegen/internal/atomicfile"
-	"github.com/treegen/treegen/internal/harness"
-	"github.com/treegen/treegen/internal/randmodel"
+	"github.com/treegen/treegen/internal/tooling/harness"
+	"github.com/treegen/treegen/internal/tooling/randmodel"
 	"github.com/treegen/treegen/ir"
 	"github.com/treegen/treegen/runtime"
 )

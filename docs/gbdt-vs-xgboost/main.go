@@ -31,7 +31,7 @@ import (
 	"time"
 
 	"github.com/treegen/treegen/data"
-	"github.com/treegen/treegen/internal/pmlb"
+	"github.com/treegen/treegen/internal/tooling/pmlb"
 	"github.com/treegen/treegen/ir"
 	"github.com/treegen/treegen/metrics"
 	"github.com/treegen/treegen/runtime"

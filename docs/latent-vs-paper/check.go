@@ -7,7 +7,7 @@ import (
 	"os"
 
 	"github.com/treegen/treegen/data"
-	"github.com/treegen/treegen/internal/gencheck"
+	"github.com/treegen/treegen/internal/tooling/gencheck"
 	"github.com/treegen/treegen/ir"
 	"github.com/treegen/treegen/runtime"
 	"github.com/treegen/treegen/train/latent"

@@ -13,7 +13,7 @@ import (
 
 	"github.com/treegen/treegen/data"
 	"github.com/treegen/treegen/docs/internal/repro"
-	"github.com/treegen/treegen/internal/pmlb"
+	"github.com/treegen/treegen/internal/tooling/pmlb"
 	"github.com/treegen/treegen/ir"
 	"github.com/treegen/treegen/runtime"
 	"github.com/treegen/treegen/train/cart"

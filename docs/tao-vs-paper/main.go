@@ -69,7 +69,7 @@ import (
 	"github.com/treegen/treegen/data"
 	"github.com/treegen/treegen/docs/internal/repro"
 	"github.com/treegen/treegen/internal/atomicfile"
-	"github.com/treegen/treegen/internal/gencheck"
+	"github.com/treegen/treegen/internal/tooling/gencheck"
 	"github.com/treegen/treegen/ir"
 	rt "github.com/treegen/treegen/runtime"
 	"github.com/treegen/treegen/train/cart"

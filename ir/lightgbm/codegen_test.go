@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/treegen/treegen/codegen"
-	"github.com/treegen/treegen/internal/harness"
+	"github.com/treegen/treegen/internal/tooling/harness"
 )
 
 // TestGeneratedCode compiles every imported test model with the default

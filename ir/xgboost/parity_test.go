@@ -14,7 +14,7 @@ import (
 	"testing"
 
 	"github.com/treegen/treegen/codegen"
-	"github.com/treegen/treegen/internal/harness"
+	"github.com/treegen/treegen/internal/tooling/harness"
 	"github.com/treegen/treegen/ir"
 	"github.com/treegen/treegen/runtime"
 )

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/treegen/treegen/data"
-	"github.com/treegen/treegen/internal/pmlb"
+	"github.com/treegen/treegen/internal/tooling/pmlb"
 	"github.com/treegen/treegen/ir"
 )
 

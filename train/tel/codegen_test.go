@@ -9,7 +9,7 @@ import (
 	"github.com/treegen/treegen/codegen"
 	"github.com/treegen/treegen/codegen/smoothstep"
 	"github.com/treegen/treegen/data"
-	"github.com/treegen/treegen/internal/harness"
+	"github.com/treegen/treegen/internal/tooling/harness"
 	"github.com/treegen/treegen/ir"
 	"github.com/treegen/treegen/runtime"
 	"github.com/treegen/treegen/train/tel"

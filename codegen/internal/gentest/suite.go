@@ -13,7 +13,7 @@ import (
 	"github.com/treegen/treegen/codegen"
 	"github.com/treegen/treegen/codegen/internal/emit"
 	"github.com/treegen/treegen/internal/parallel"
-	"github.com/treegen/treegen/internal/randmodel"
+	"github.com/treegen/treegen/internal/tooling/randmodel"
 	"github.com/treegen/treegen/ir"
 )
 

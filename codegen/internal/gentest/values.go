@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/treegen/treegen/codegen/internal/emit"
-	"github.com/treegen/treegen/internal/randmodel"
+	"github.com/treegen/treegen/internal/tooling/randmodel"
 	"github.com/treegen/treegen/ir"
 )
 

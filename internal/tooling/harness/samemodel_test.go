@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/treegen/treegen/internal/harness"
+	"github.com/treegen/treegen/internal/tooling/harness"
 	"github.com/treegen/treegen/ir"
 )
 

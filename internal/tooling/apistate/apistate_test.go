@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/treegen/treegen/internal/apistate"
+	"github.com/treegen/treegen/internal/tooling/apistate"
 )
 
 // names returns the names of the variables that Mutable finds in src,

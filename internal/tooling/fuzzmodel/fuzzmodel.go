@@ -36,7 +36,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
-	"github.com/treegen/treegen/internal/randmodel"
+	"github.com/treegen/treegen/internal/tooling/randmodel"
 	"github.com/treegen/treegen/ir"
 )
 

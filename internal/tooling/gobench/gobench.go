@@ -18,7 +18,7 @@ import (
 
 	"golang.org/x/tools/benchmark/parse"
 
-	"github.com/treegen/treegen/internal/harness"
+	"github.com/treegen/treegen/internal/tooling/harness"
 )
 
 // Options tunes a run.

@@ -3,7 +3,7 @@ package fuzzmodel
 import (
 	"math"
 
-	"github.com/treegen/treegen/internal/randmodel"
+	"github.com/treegen/treegen/internal/tooling/randmodel"
 	"github.com/treegen/treegen/ir"
 )
 

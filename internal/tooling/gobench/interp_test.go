@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/treegen/treegen/internal/gobench"
+	"github.com/treegen/treegen/internal/tooling/gobench"
 	"github.com/treegen/treegen/ir"
 )
 

@@ -6,7 +6,7 @@ import (
 	"go/parser"
 	"go/token"
 
-	"github.com/treegen/treegen/internal/apistate"
+	"github.com/treegen/treegen/internal/tooling/apistate"
 )
 
 func ExampleMutable() {

@@ -9,7 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/treegen/treegen/codegen"
-	"github.com/treegen/treegen/internal/gobench"
+	"github.com/treegen/treegen/internal/tooling/gobench"
 	"github.com/treegen/treegen/ir"
 )
 
