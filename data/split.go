@@ -143,3 +143,21 @@ func testCount(n int, frac float64) int {
 	}
 	return k
 }
+
+// HoldOut splits d into training and validation rows: a fraction frac of
+// its rows held out, in (0, 1), drawn within each class when stratified
+// (d's targets are then classes) or from all rows, deterministically for
+// seed. The error of targets that are not classes names d.Source.
+func (d *Dataset) HoldOut(frac float64, stratified bool, seed uint64) (train, valid *Dataset, err error) {
+	var trainRows, validRows []int
+	if stratified {
+		_, class, err := Classes(d.Y)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: %v", d.Source, err)
+		}
+		trainRows, validRows = StratifiedSplit(class, frac, seed)
+	} else {
+		trainRows, validRows = Split(d.Rows, frac, seed)
+	}
+	return d.Subset(trainRows), d.Subset(validRows), nil
+}

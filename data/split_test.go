@@ -3,6 +3,7 @@ package data_test
 import (
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/treegen/treegen/data"
@@ -216,5 +217,53 @@ func TestSplit(t *testing.T) {
 	_, b := data.Split(1000, 0.5, 2)
 	if slices.Equal(a, b) {
 		t.Errorf("seeds 1 and 2 give the same split")
+	}
+}
+
+// TestHoldOut checks that HoldOut keeps every row once, holds out the
+// rows Split or StratifiedSplit choose, and names the file when targets
+// are no classes.
+func TestHoldOut(t *testing.T) {
+	y := []float64{0, 1, 0, 1, 0, 1, 0, 1, 0, 1}
+	x := make([]float64, len(y))
+	for i := range x {
+		x[i] = float64(i)
+	}
+	d := &data.Dataset{Source: "rows.csv", Rows: len(y), Cols: 1, Features: []string{"f"}, X: x, Y: y}
+	for _, tc := range []struct {
+		name       string
+		stratified bool
+		want       func() ([]int, []int)
+	}{
+		{"stratified", true, func() ([]int, []int) {
+			_, class, _ := data.Classes(y)
+			return data.StratifiedSplit(class, 0.4, 7)
+		}},
+		{"plain", false, func() ([]int, []int) { return data.Split(len(y), 0.4, 7) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			train, valid, err := d.HoldOut(0.4, tc.stratified, 7)
+			if err != nil {
+				t.Fatal(err)
+			}
+			wantTrain, wantValid := tc.want()
+			for _, c := range []struct {
+				got  *data.Dataset
+				rows []int
+			}{{train, wantTrain}, {valid, wantValid}} {
+				if c.got.Rows != len(c.rows) {
+					t.Fatalf("%d rows, want %d", c.got.Rows, len(c.rows))
+				}
+				for i, r := range c.rows {
+					if c.got.X[i] != float64(r) {
+						t.Errorf("row %d is row %v of the data, want %d", i, c.got.X[i], r)
+					}
+				}
+			}
+		})
+	}
+	bad := &data.Dataset{Source: "rows.csv", Rows: 2, Cols: 1, Features: []string{"f"}, X: []float64{1, 2}, Y: []float64{0.5, math.NaN()}}
+	if _, _, err := bad.HoldOut(0.5, true, 1); err == nil || !strings.HasPrefix(err.Error(), "rows.csv: ") {
+		t.Errorf("HoldOut of targets that are no classes: %v, want an error naming rows.csv", err)
 	}
 }

@@ -15,7 +15,7 @@ func (a *app) genCmd() *cobra.Command {
 	var rounds int
 	var prec codegen.Precision // "": the precision the model records
 	var omitVersion, force bool
-	var bflags *backendFlags
+	var bflags *codegen.BackendFlags
 	cmd := &cobra.Command{
 		Use:   "gen --model MODEL.json --out DIR [--package NAME] [--backend NAME]",
 		Short: "Generate a dependency-free Go package from a model",
@@ -92,7 +92,7 @@ equals the library's predictions bit for bit, else float64.`,
 			if err != nil {
 				return err
 			}
-			bopts, err := bflags.options(cmd, plan.Backend, plan.Auto)
+			bopts, err := bflags.Options(plan.Backend, cmd.Flags().Changed, plan.Auto)
 			if err != nil {
 				return err
 			}

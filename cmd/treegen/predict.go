@@ -6,8 +6,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/treegen/treegen/codegen"
-	"github.com/treegen/treegen/predict/parquettable"
 	"github.com/treegen/treegen/predict"
+	"github.com/treegen/treegen/predict/parquettable"
 )
 
 func (a *app) predictCmd() *cobra.Command {

@@ -164,17 +164,7 @@ func (f *commonTrainFlags) split(d *data.Dataset, regression bool, seed uint64) 
 	case fraction >= 1 || fraction < 0:
 		return nil, nil, fmt.Errorf("--valid-fraction must be in [0, 1), got %v", fraction)
 	case fraction > 0:
-		var trainRows, validRows []int
-		if regression {
-			trainRows, validRows = data.Split(d.Rows, fraction, seed)
-		} else {
-			_, class, err := data.Classes(d.Y)
-			if err != nil {
-				return nil, nil, fmt.Errorf("%s: %v", f.data, err)
-			}
-			trainRows, validRows = data.StratifiedSplit(class, fraction, seed)
-		}
-		return d.Subset(trainRows), d.Subset(validRows), nil
+		return d.HoldOut(fraction, !regression, seed)
 	}
 	return d, nil, nil
 }
