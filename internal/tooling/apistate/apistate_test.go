@@ -78,7 +78,7 @@ func TestMutable(t *testing.T) {
 // as well. Test files, generated ones, nested modules and testdata are
 // not checked.
 func TestModule(t *testing.T) {
-	root, err := filepath.Abs(filepath.Join("..", ".."))
+	root, err := filepath.Abs(filepath.Join("..", "..", ".."))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,8 +14,8 @@ import (
 )
 
 const (
-	axisModel = "../../golden/axis100/model.json"
-	softModel = "../../golden/soft/model.json"
+	axisModel = "../../../golden/axis100/model.json"
+	softModel = "../../../golden/soft/model.json"
 )
 
 func load(t *testing.T, path string) *ir.Model {

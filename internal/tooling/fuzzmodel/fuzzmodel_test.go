@@ -223,7 +223,7 @@ func features(c Case) []string {
 // codegen/testdata/fuzz/FuzzBackends, decodes into models of every
 // profile and reaches every feature of allFeatures.
 func TestSeeds(t *testing.T) {
-	dir := filepath.Join("..", "..", "codegen", "testdata", "fuzz", "FuzzBackends")
+	dir := filepath.Join("..", "..", "..", "codegen", "testdata", "fuzz", "FuzzBackends")
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		t.Fatal(err)

@@ -9,7 +9,7 @@ import (
 )
 
 func TestSameModel(t *testing.T) {
-	m, err := ir.Load("../../golden/axis100/model.json")
+	m, err := ir.Load("../../../golden/axis100/model.json")
 	if err != nil {
 		t.Fatal(err)
 	}
