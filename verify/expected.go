@@ -236,7 +236,7 @@ func digits(v float64) int {
 // Diff is one disagreement between two predictions of a row.
 type Diff struct {
 	Row       int
-	What      string // "prediction[k]" or "class"
+	What      string // "margin[k]", "prediction[k]" or "class"
 	Got, Want float64
 	// GotFrom and WantFrom name where Got and Want come from; "" means
 	// "generated" and "interpreter".

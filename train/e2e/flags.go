@@ -26,13 +26,13 @@ type commandLine struct {
 // seed), so that every flag's default is explicit; [Options.Resolve] turns
 // the flags into the options Train reads.
 func (o *Options) RegisterFlags(fs *flag.FlagSet) {
-	fill(&o.MaxDepth, DefaultMaxDepth)
-	fill(&o.Epochs, DefaultEpochs)
-	fill(&o.FinetuneEpochs, DefaultFinetuneFactor*DefaultEpochs)
-	fill(&o.BatchSize, DefaultBatchSize)
-	fill(&o.LearningRate, DefaultLearningRate)
-	fill(&o.Trees, 10)
-	fill(&o.Seed, 1)
+	optflag.Default(&o.MaxDepth, DefaultMaxDepth)
+	optflag.Default(&o.Epochs, DefaultEpochs)
+	optflag.Default(&o.FinetuneEpochs, DefaultFinetuneFactor*DefaultEpochs)
+	optflag.Default(&o.BatchSize, DefaultBatchSize)
+	optflag.Default(&o.LearningRate, DefaultLearningRate)
+	optflag.Default(&o.Trees, 10)
+	optflag.Default(&o.Seed, 1)
 	cl := &commandLine{set: optflag.New(fs), deltaGamma: DefaultDeltaGamma}
 	if o.DeltaGamma != nil {
 		cl.deltaGamma = *o.DeltaGamma
@@ -53,14 +53,6 @@ func (o *Options) RegisterFlags(fs *flag.FlagSet) {
 	s.Bool(&o.Impute, "impute", "replace missing values by the training mean (else they are an error)")
 	s.Uint64(&o.Seed, "seed", "seed of the split directions, feature subsets, row order and --valid-fraction")
 	s.Int(&o.Threads, "threads", "goroutines computing E-steps and gradients (0: all cores); never changes the model")
-}
-
-// fill sets *p to v when it is zero.
-func fill[T comparable](p *T, v T) {
-	var zero T
-	if *p == zero {
-		*p = v
-	}
 }
 
 // forest reports whether the options ask for a forest: --forest, or

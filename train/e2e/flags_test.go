@@ -1,44 +1,20 @@
 package e2e
 
 import (
-	"flag"
-	"io"
 	"testing"
 
 	"github.com/treegen/treegen/data"
+	"github.com/treegen/treegen/train/internal/optflag/optflagtest"
 )
 
 // parseFlags parses args with the flags of RegisterFlags on o.
 func parseFlags(t *testing.T, o *Options, args ...string) {
 	t.Helper()
-	fs := flag.NewFlagSet("e2e", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	o.RegisterFlags(fs)
-	if err := fs.Parse(args); err != nil {
-		t.Fatalf("%v: %v", args, err)
-	}
+	optflagtest.Parse(t, o, args...)
 }
 
-// validateCase is a command line and the error Validate gives it ("": none).
-type validateCase struct {
-	args []string
-	want string
-}
-
-func checkValidate(t *testing.T, tests []validateCase) {
-	t.Helper()
-	for _, tt := range tests {
-		var o Options
-		parseFlags(t, &o, tt.args...)
-		got := ""
-		if err := o.Validate(); err != nil {
-			got = err.Error()
-		}
-		if got != tt.want {
-			t.Errorf("%v:\n got %q\nwant %q", tt.args, got, tt.want)
-		}
-	}
-}
+// newOptions returns options to parse a command line into.
+func newOptions() *Options { return new(Options) }
 
 func TestRegisterFlags(t *testing.T) {
 	d := data.Dataset{Rows: 2, Cols: 3, X: make([]float64, 6), Y: []float64{0, 1}, Source: "d.tsv"}
@@ -74,15 +50,15 @@ func TestRegisterFlags(t *testing.T) {
 }
 
 func TestValidateFlags(t *testing.T) {
-	checkValidate(t, []validateCase{
-		{nil, ""},
-		{[]string{"--trees", "3"}, "--trees and --features are options of a forest: add --forest"},
-		{[]string{"--features", "10"}, "--trees and --features are options of a forest: add --forest"},
-		{[]string{"--forest", "--trees", "0"}, "--trees must be at least 1, got 0"},
-		{[]string{"--depth", "31"}, "--depth must be between 1 and 30, got 31"},
-		{[]string{"--finetune-epochs", "-1"}, "--finetune-epochs must be at least 0, got -1"},
-		{[]string{"--delta-gamma", "-0.5"}, "--delta-gamma must be a finite number >= 0, got -0.5"},
-		{[]string{"--lr", "0"}, "--lr must be a finite number > 0, got 0"},
-		{[]string{"--max-leaves", "1"}, "--max-leaves must be 0 (2^depth) or at least 2, got 1"},
+	optflagtest.CheckValidate(t, newOptions, []optflagtest.Case{
+		{Want: ""},
+		{Args: []string{"--trees", "3"}, Want: "--trees and --features are options of a forest: add --forest"},
+		{Args: []string{"--features", "10"}, Want: "--trees and --features are options of a forest: add --forest"},
+		{Args: []string{"--forest", "--trees", "0"}, Want: "--trees must be at least 1, got 0"},
+		{Args: []string{"--depth", "31"}, Want: "--depth must be between 1 and 30, got 31"},
+		{Args: []string{"--finetune-epochs", "-1"}, Want: "--finetune-epochs must be at least 0, got -1"},
+		{Args: []string{"--delta-gamma", "-0.5"}, Want: "--delta-gamma must be a finite number >= 0, got -0.5"},
+		{Args: []string{"--lr", "0"}, Want: "--lr must be a finite number > 0, got 0"},
+		{Args: []string{"--max-leaves", "1"}, Want: "--max-leaves must be 0 (2^depth) or at least 2, got 1"},
 	})
 }

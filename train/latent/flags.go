@@ -27,14 +27,14 @@ type commandLine struct {
 // seed to 1).
 func (o *Options) RegisterFlags(fs *flag.FlagSet) {
 	d := DefaultOptions("")
-	fill(&o.Depth, d.Depth)
-	fill(&o.Split, d.Split)
-	fill(&o.Optimizer, d.Optimizer)
-	fill(&o.Epochs, d.Epochs)
-	fill(&o.BatchSize, d.BatchSize)
-	fill(&o.LearningRate, d.LearningRate)
-	fill(&o.Decay, d.Decay)
-	fill(&o.Seed, 1)
+	optflag.Default(&o.Depth, d.Depth)
+	optflag.Default(&o.Split, d.Split)
+	optflag.Default(&o.Optimizer, d.Optimizer)
+	optflag.Default(&o.Epochs, d.Epochs)
+	optflag.Default(&o.BatchSize, d.BatchSize)
+	optflag.Default(&o.LearningRate, d.LearningRate)
+	optflag.Default(&o.Decay, d.Decay)
+	optflag.Default(&o.Seed, 1)
 	cl := &commandLine{readout: "linear"}
 	o.cl = cl
 	s := optflag.New(fs)
@@ -53,14 +53,6 @@ func (o *Options) RegisterFlags(fs *flag.FlagSet) {
 	s.String(&cl.regress, "regress", "with --cluster: comma-separated columns to regress from the others")
 	s.Uint64(&o.Seed, "seed", "seed of the initial splits, the row order and --valid-fraction")
 	s.Int(&o.Threads, "threads", "goroutines of the forward and backward passes (0: all cores); never changes the model")
-}
-
-// fill sets *p to v when it is zero.
-func fill[T comparable](p *T, v T) {
-	var zero T
-	if *p == zero {
-		*p = v
-	}
 }
 
 // Cluster reports whether the options ask for a hierarchy (--cluster):

@@ -1,44 +1,20 @@
 package latent
 
 import (
-	"flag"
-	"io"
 	"testing"
 
 	"github.com/treegen/treegen/data"
+	"github.com/treegen/treegen/train/internal/optflag/optflagtest"
 )
 
 // parseFlags parses args with the flags of RegisterFlags on o.
 func parseFlags(t *testing.T, o *Options, args ...string) {
 	t.Helper()
-	fs := flag.NewFlagSet("latent", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	o.RegisterFlags(fs)
-	if err := fs.Parse(args); err != nil {
-		t.Fatalf("%v: %v", args, err)
-	}
+	optflagtest.Parse(t, o, args...)
 }
 
-// validateCase is a command line and the error Validate gives it ("": none).
-type validateCase struct {
-	args []string
-	want string
-}
-
-func checkValidate(t *testing.T, tests []validateCase) {
-	t.Helper()
-	for _, tt := range tests {
-		var o Options
-		parseFlags(t, &o, tt.args...)
-		got := ""
-		if err := o.Validate(); err != nil {
-			got = err.Error()
-		}
-		if got != tt.want {
-			t.Errorf("%v:\n got %q\nwant %q", tt.args, got, tt.want)
-		}
-	}
-}
+// newOptions returns options to parse a command line into.
+func newOptions() *Options { return new(Options) }
 
 func TestRegisterFlags(t *testing.T) {
 	d := data.Dataset{Rows: 1, Cols: 3, X: make([]float64, 3), Y: []float64{0}, Features: []string{"a", "b", "c"}, Source: "d.tsv"}
@@ -68,16 +44,16 @@ func TestRegisterFlags(t *testing.T) {
 }
 
 func TestValidateFlags(t *testing.T) {
-	checkValidate(t, []validateCase{
-		{nil, ""},
-		{[]string{"--readout", "mlp"}, `--readout must be linear, got "mlp"`},
-		{[]string{"--split", "elu"}, `--split must be linear or linear-elu, got "elu"`},
-		{[]string{"--optimizer", "sgd"}, `--optimizer must be qhadam or adam, got "sgd"`},
-		{[]string{"--depth", "13"}, "--depth must be between 1 and 12, got 13"},
-		{[]string{"--patience", "-1"}, "--patience must be at least 0, got -1"},
-		{[]string{"--loss", "hinge"}, `--loss must be squarederror, logistic or softmax, got "hinge"`},
-		{[]string{"--cluster"}, "--cluster needs --regress: the columns the hierarchy is learnt by regressing"},
-		{[]string{"--regress", "a"}, "--regress names the columns a --cluster tree regresses: add --cluster"},
-		{[]string{"--cluster", "--regress", "a", "--loss", "softmax"}, "--cluster regresses columns: its loss is squarederror, not softmax"},
+	optflagtest.CheckValidate(t, newOptions, []optflagtest.Case{
+		{Want: ""},
+		{Args: []string{"--readout", "mlp"}, Want: `--readout must be linear, got "mlp"`},
+		{Args: []string{"--split", "elu"}, Want: `--split must be linear or linear-elu, got "elu"`},
+		{Args: []string{"--optimizer", "sgd"}, Want: `--optimizer must be qhadam or adam, got "sgd"`},
+		{Args: []string{"--depth", "13"}, Want: "--depth must be between 1 and 12, got 13"},
+		{Args: []string{"--patience", "-1"}, Want: "--patience must be at least 0, got -1"},
+		{Args: []string{"--loss", "hinge"}, Want: `--loss must be squarederror, logistic or softmax, got "hinge"`},
+		{Args: []string{"--cluster"}, Want: "--cluster needs --regress: the columns the hierarchy is learnt by regressing"},
+		{Args: []string{"--regress", "a"}, Want: "--regress names the columns a --cluster tree regresses: add --cluster"},
+		{Args: []string{"--cluster", "--regress", "a", "--loss", "softmax"}, Want: "--cluster regresses columns: its loss is squarederror, not softmax"},
 	})
 }

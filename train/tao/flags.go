@@ -25,10 +25,10 @@ type commandLine struct {
 // on the command line (the kind, α, ρ, λ, μ, and 1 for the seed), so that
 // every flag's default is explicit.
 func (o *Options) RegisterFlags(fs *flag.FlagSet) {
-	fill(&o.Kind, DefaultKind)
-	fill(&o.Alpha, DefaultAlpha)
-	fill(&o.Rho, DefaultRho)
-	fill(&o.Seed, 1)
+	optflag.Default(&o.Kind, DefaultKind)
+	optflag.Default(&o.Alpha, DefaultAlpha)
+	optflag.Default(&o.Rho, DefaultRho)
+	optflag.Default(&o.Seed, 1)
 	cl := &commandLine{set: optflag.New(fs), lambda: DefaultLambda, mu: DefaultLambda}
 	if o.Lambda != nil {
 		cl.lambda = *o.Lambda
@@ -53,14 +53,6 @@ func (o *Options) RegisterFlags(fs *flag.FlagSet) {
 	s.Bool(&o.Strict, "strict", "accept a decision node's update only when it lowers the objective (monotone per node; slower to improve)")
 	s.Uint64(&o.Seed, "seed", "seed of the initial splits and --valid-fraction")
 	s.Int(&o.Threads, "threads", "goroutines fitting the nodes of a depth (0: all cores); never changes the model")
-}
-
-// fill sets *p to v when it is zero.
-func fill[T comparable](p *T, v T) {
-	var zero T
-	if *p == zero {
-		*p = v
-	}
 }
 
 // given reports whether the command line gave the flag.

@@ -1,44 +1,20 @@
 package tao
 
 import (
-	"flag"
-	"io"
 	"testing"
 
 	"github.com/treegen/treegen/data"
+	"github.com/treegen/treegen/train/internal/optflag/optflagtest"
 )
 
 // parseFlags parses args with the flags of RegisterFlags on o.
 func parseFlags(t *testing.T, o *Options, args ...string) {
 	t.Helper()
-	fs := flag.NewFlagSet("tao", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	o.RegisterFlags(fs)
-	if err := fs.Parse(args); err != nil {
-		t.Fatalf("%v: %v", args, err)
-	}
+	optflagtest.Parse(t, o, args...)
 }
 
-// validateCase is a command line and the error Validate gives it ("": none).
-type validateCase struct {
-	args []string
-	want string
-}
-
-func checkValidate(t *testing.T, tests []validateCase) {
-	t.Helper()
-	for _, tt := range tests {
-		var o Options
-		parseFlags(t, &o, tt.args...)
-		got := ""
-		if err := o.Validate(); err != nil {
-			got = err.Error()
-		}
-		if got != tt.want {
-			t.Errorf("%v:\n got %q\nwant %q", tt.args, got, tt.want)
-		}
-	}
-}
+// newOptions returns options to parse a command line into.
+func newOptions() *Options { return new(Options) }
 
 func TestRegisterFlags(t *testing.T) {
 	d := data.Dataset{Rows: 3, Cols: 1, X: make([]float64, 3), Y: []float64{0, 1, 2}, Source: "d.tsv"}
@@ -65,18 +41,18 @@ func TestRegisterFlags(t *testing.T) {
 }
 
 func TestValidateFlags(t *testing.T) {
-	checkValidate(t, []validateCase{
-		{nil, ""},
-		{[]string{"--model", "tree"}, `--model must be ast, st or softmax, got "tree"`},
-		{[]string{"--init", "random"}, `--init must be kmeans or median, got "random"`},
-		{[]string{"--alpha", "0"}, "--alpha must be in (0, 1], got 0"},
-		{[]string{"--mu", "-1"}, "--mu must be a finite number >= 0, got -1"},
-		{[]string{"--rho", "0.9"}, "--rho must be a finite number >= 1, got 0.9"},
-		{[]string{"--k", "0"}, "--k must be at least 1, got 0"},
-		{[]string{"--depth", "0"}, "--depth must be at least 1 for --model ast (a tree of depth 0 is --model softmax), got 0"},
-		{[]string{"--model", "softmax", "--depth", "0"}, ""},
-		{[]string{"--model", "softmax", "--k", "2"}, "--depth and --k are options of a tree: --model softmax has one leaf over every class"},
-		{[]string{"--model", "softmax", "--init", "kmeans"}, "--init is an option of a tree: --model softmax has no splits"},
-		{[]string{"--model", "st", "--rho", "1.2"}, "--alpha, --rho, --expand-iterations and --max-rounds are options of --model ast"},
+	optflagtest.CheckValidate(t, newOptions, []optflagtest.Case{
+		{Want: ""},
+		{Args: []string{"--model", "tree"}, Want: `--model must be ast, st or softmax, got "tree"`},
+		{Args: []string{"--init", "random"}, Want: `--init must be kmeans or median, got "random"`},
+		{Args: []string{"--alpha", "0"}, Want: "--alpha must be in (0, 1], got 0"},
+		{Args: []string{"--mu", "-1"}, Want: "--mu must be a finite number >= 0, got -1"},
+		{Args: []string{"--rho", "0.9"}, Want: "--rho must be a finite number >= 1, got 0.9"},
+		{Args: []string{"--k", "0"}, Want: "--k must be at least 1, got 0"},
+		{Args: []string{"--depth", "0"}, Want: "--depth must be at least 1 for --model ast (a tree of depth 0 is --model softmax), got 0"},
+		{Args: []string{"--model", "softmax", "--depth", "0"}, Want: ""},
+		{Args: []string{"--model", "softmax", "--k", "2"}, Want: "--depth and --k are options of a tree: --model softmax has one leaf over every class"},
+		{Args: []string{"--model", "softmax", "--init", "kmeans"}, Want: "--init is an option of a tree: --model softmax has no splits"},
+		{Args: []string{"--model", "st", "--rho", "1.2"}, Want: "--alpha, --rho, --expand-iterations and --max-rounds are options of --model ast"},
 	})
 }

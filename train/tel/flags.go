@@ -15,13 +15,13 @@ import (
 // is explicit.
 func (o *Options) RegisterFlags(fs *flag.FlagSet) {
 	d := DefaultOptions("")
-	fill(&o.Trees, d.Trees)
-	fill(&o.Depth, d.Depth)
-	fill(&o.Gamma, d.Gamma)
-	fill(&o.Epochs, d.Epochs)
-	fill(&o.BatchSize, d.BatchSize)
-	fill(&o.LearningRate, d.LearningRate)
-	fill(&o.Seed, 1)
+	optflag.Default(&o.Trees, d.Trees)
+	optflag.Default(&o.Depth, d.Depth)
+	optflag.Default(&o.Gamma, d.Gamma)
+	optflag.Default(&o.Epochs, d.Epochs)
+	optflag.Default(&o.BatchSize, d.BatchSize)
+	optflag.Default(&o.LearningRate, d.LearningRate)
+	optflag.Default(&o.Seed, 1)
 	s := optflag.New(fs)
 	s.String((*string)(&o.Loss), "loss", "logistic (binary), softmax (multiclass) or squarederror (regression); default from the target")
 	s.Int(&o.Trees, "trees", "number of trees")
@@ -38,14 +38,6 @@ func (o *Options) RegisterFlags(fs *flag.FlagSet) {
 	s.Bool(&o.Impute, "impute", "replace missing feature values by their training mean (else they are an error)")
 	s.Uint64(&o.Seed, "seed", "seed of the initial weights, the row order and --valid-fraction")
 	s.Int(&o.Threads, "threads", "goroutines computing gradients (0: all cores); never changes the model")
-}
-
-// fill sets *p to v when it is zero.
-func fill[T comparable](p *T, v T) {
-	var zero T
-	if *p == zero {
-		*p = v
-	}
 }
 
 // Validate refuses the option values a command line may not give, naming

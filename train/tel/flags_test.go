@@ -1,42 +1,19 @@
 package tel
 
 import (
-	"flag"
-	"io"
 	"testing"
+
+	"github.com/treegen/treegen/train/internal/optflag/optflagtest"
 )
 
 // parseFlags parses args with the flags of RegisterFlags on o.
 func parseFlags(t *testing.T, o *Options, args ...string) {
 	t.Helper()
-	fs := flag.NewFlagSet("tel", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	o.RegisterFlags(fs)
-	if err := fs.Parse(args); err != nil {
-		t.Fatalf("%v: %v", args, err)
-	}
+	optflagtest.Parse(t, o, args...)
 }
 
-// validateCase is a command line and the error Validate gives it ("": none).
-type validateCase struct {
-	args []string
-	want string
-}
-
-func checkValidate(t *testing.T, tests []validateCase) {
-	t.Helper()
-	for _, tt := range tests {
-		var o Options
-		parseFlags(t, &o, tt.args...)
-		got := ""
-		if err := o.Validate(); err != nil {
-			got = err.Error()
-		}
-		if got != tt.want {
-			t.Errorf("%v:\n got %q\nwant %q", tt.args, got, tt.want)
-		}
-	}
-}
+// newOptions returns options to parse a command line into.
+func newOptions() *Options { return new(Options) }
 
 func TestRegisterFlags(t *testing.T) {
 	var o Options
@@ -55,15 +32,15 @@ func TestRegisterFlags(t *testing.T) {
 }
 
 func TestValidateFlags(t *testing.T) {
-	checkValidate(t, []validateCase{
-		{nil, ""},
-		{[]string{"--loss", "hinge"}, `--loss must be logistic, softmax or squarederror, got "hinge"`},
-		{[]string{"--trees", "0"}, "--trees must be at least 1, got 0"},
-		{[]string{"--depth", "0"}, "--depth must be between 1 and 20, got 0"},
-		{[]string{"--gamma", "0"}, "--gamma must be a finite number > 0, got 0 (the smooth-step of width 0 is a hard step, whose gradient is 0 wherever it exists, so the nodes could not learn; 1 is a good start)"},
-		{[]string{"--gamma", "-1"}, "--gamma must be a finite number > 0, got -1"},
-		{[]string{"--batch", "0"}, "--batch must be at least 1, got 0"},
-		{[]string{"--l1", "-1"}, "--l1 must be a finite number >= 0, got -1"},
-		{[]string{"--threads", "-1"}, "--threads must be at least 0, got -1"},
+	optflagtest.CheckValidate(t, newOptions, []optflagtest.Case{
+		{Want: ""},
+		{Args: []string{"--loss", "hinge"}, Want: `--loss must be logistic, softmax or squarederror, got "hinge"`},
+		{Args: []string{"--trees", "0"}, Want: "--trees must be at least 1, got 0"},
+		{Args: []string{"--depth", "0"}, Want: "--depth must be between 1 and 20, got 0"},
+		{Args: []string{"--gamma", "0"}, Want: "--gamma must be a finite number > 0, got 0 (the smooth-step of width 0 is a hard step, whose gradient is 0 wherever it exists, so the nodes could not learn; 1 is a good start)"},
+		{Args: []string{"--gamma", "-1"}, Want: "--gamma must be a finite number > 0, got -1"},
+		{Args: []string{"--batch", "0"}, Want: "--batch must be at least 1, got 0"},
+		{Args: []string{"--l1", "-1"}, Want: "--l1 must be a finite number >= 0, got -1"},
+		{Args: []string{"--threads", "-1"}, Want: "--threads must be at least 0, got -1"},
 	})
 }

@@ -8,30 +8,14 @@ import (
 	"strings"
 
 	"github.com/treegen/treegen/ir"
+	"github.com/treegen/treegen/verify"
 )
 
-// Diff is one disagreement between the generated package and the interpreter.
-type Diff struct {
-	Row       int
-	What      string // "margin[k]", "prediction[k]" or "class"
-	Got, Want float64
-	// GotFrom and WantFrom name where Got and Want come from; "" means
-	// "generated" and "interpreter".
-	GotFrom, WantFrom string
-}
-
-// String describes the disagreement in one line, naming the source of each
-// value.
-func (d Diff) String() string {
-	gotFrom, wantFrom := d.GotFrom, d.WantFrom
-	if gotFrom == "" {
-		gotFrom = "generated"
-	}
-	if wantFrom == "" {
-		wantFrom = "interpreter"
-	}
-	return fmt.Sprintf("row %d: %s = %v (%s), %v (%s)", d.Row, d.What, d.Got, gotFrom, d.Want, wantFrom)
-}
+// Diff is one disagreement between the generated package and the
+// interpreter: What is "margin[k]", "prediction[k]" or "class", and Got
+// and Want come from the generated code and the interpreter unless
+// GotFrom and WantFrom name other sources.
+type Diff = verify.Diff
 
 // Compare runs rows through the interpreter for m, in the precision of the
 // generated package, and returns every disagreement with res, bit for bit

@@ -196,3 +196,13 @@ func First(errs ...error) error {
 	}
 	return nil
 }
+
+// Default sets *p to v when it is zero: the default that a flag shows and
+// that Validate then checks, for an option whose zero value the trainer
+// reads as its default.
+func Default[T comparable](p *T, v T) {
+	var zero T
+	if *p == zero {
+		*p = v
+	}
+}
