@@ -17,6 +17,7 @@ func TestXGBoostParityByDefault(t *testing.T) {
 	}
 	for _, fixture := range []string{"bcw_binary_d4", "optdigits_softprob_d5", "houses_reg_d8"} {
 		t.Run(fixture, func(t *testing.T) {
+			t.Parallel()
 			src := filepath.Join("../../testdata/xgboost", fixture)
 			dir := t.TempDir()
 			model := filepath.Join(dir, "model.json")
