@@ -8,17 +8,13 @@ import (
 	"github.com/spf13/pflag"
 	"github.com/treegen/treegen/codegen"
 	"github.com/treegen/treegen/ir"
-	"github.com/treegen/treegen/train/cart"
-	"github.com/treegen/treegen/train/gbdt"
-	"github.com/treegen/treegen/train/latent"
-	"github.com/treegen/treegen/train/tao"
-	"github.com/treegen/treegen/train/tel"
 )
 
 // Shell completion ("treegen completion bash|zsh|fish|powershell") offers
 // the values of every flag that takes one of a fixed set. A flag whose
 // value type has a method Values() []string (--precision, --libsvm-absent,
-// --libsvm-base, a backend's options such as --soft-path) gets them
+// --libsvm-base, a backend's options such as --soft-path, the trainers'
+// enumerated options such as --objective and --loss) gets them
 // without more ado; a plain string flag gets them from enumFlags, by name.
 // The values come from the packages that take them, never from a list kept
 // here. Flags that name a directory complete directories; every other flag
@@ -43,15 +39,6 @@ var enumFlags = []enumFlag{
 	{"", "backend", backendValues, false},
 	{"bench", "backends", backendValues, true},
 	{"", "link", stringsOf(ir.Links), false},
-	{"gbdt", "objective", stringsOf(gbdt.Objectives), false},
-	{"gbdt", "eval-metric", gbdt.EvalMetrics, false},
-	{"tel", "loss", stringsOf(tel.Losses), false},
-	{"latent", "loss", stringsOf(latent.Losses), false},
-	{"latent", "split", stringsOf(latent.Splits), false},
-	{"latent", "optimizer", stringsOf(latent.Optimizers), false},
-	{"tao", "model", stringsOf(tao.Kinds), false},
-	{"tao", "init", stringsOf(tao.Inits), false},
-	{"cart", "criterion", stringsOf(cart.Criteria), false},
 }
 
 // dirFlags are the flags, by command and flag name, that name a directory.

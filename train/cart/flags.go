@@ -24,7 +24,7 @@ func (o *Options) RegisterFlags(fs *flag.FlagSet) {
 		o.MinSamplesLeaf = 1
 	}
 	s := optflag.New(fs)
-	s.String((*string)(&o.Criterion), "criterion", "split criterion: gini, entropy (classification) or mse (regression)")
+	s.Enum((*string)(&o.Criterion), "criterion", "split criterion: gini, entropy (classification) or mse (regression)", optflag.Strings(Criteria()))
 	s.Int(&o.MaxDepth, "max-depth", fmt.Sprintf("maximum depth, 1 to %d (0: unlimited)", ir.MaxDepth))
 	s.Int(&o.MinSamplesSplit, "min-samples-split", "minimum rows in a node to split it")
 	s.Int(&o.MinSamplesLeaf, "min-samples-leaf", "minimum rows in each child of a split")

@@ -35,13 +35,13 @@ func (o *Options) RegisterFlags(fs *flag.FlagSet) {
 	cl := &commandLine{set: optflag.New(fs)}
 	o.cl = cl
 	s := cl.set
-	s.String((*string)(&o.Objective), "objective", "loss: logistic (binary), softmax (multiclass), squarederror (regression), poisson (counts), gamma (positive values), tweedie (values >= 0), pseudohuber (robust regression) or quantile (--quantile-alpha)")
+	s.Enum((*string)(&o.Objective), "objective", "loss: logistic (binary), softmax (multiclass), squarederror (regression), poisson (counts), gamma (positive values), tweedie (values >= 0), pseudohuber (robust regression) or quantile (--quantile-alpha)", optflag.Strings(Objectives()))
 	s.String(&cl.weight, "weight", "weigh the rows by this column of the data files, which is then no feature (\"\": every row weighs 1)")
 	s.Float(&o.ScalePosWeight, "scale-pos-weight", "logistic: multiply the weight of the positive rows by this")
 	s.Float(&o.TweedieVariancePower, "tweedie-variance-power", "tweedie: the variance power, in (1, 2)")
 	s.Float(&o.HuberSlope, "huber-slope", "pseudohuber: the slope δ of the loss")
 	s.Float(&o.QuantileAlpha, "quantile-alpha", "quantile: the level α of the quantile, in (0, 1)")
-	s.String(&o.EvalMetric, "eval-metric", "metric of early stopping and of the progress lines: logloss, mlogloss, auc, error, merror, rmse, mae, mphe, quantile, poisson-nloglik, gamma-nloglik, tweedie-nloglik[@ρ] (\"\": the objective's default)")
+	s.Enum(&o.EvalMetric, "eval-metric", "metric of early stopping and of the progress lines: logloss, mlogloss, auc, error, merror, rmse, mae, mphe, quantile, poisson-nloglik, gamma-nloglik, tweedie-nloglik[@ρ] (\"\": the objective's default)", EvalMetrics())
 	s.Int(&o.Rounds, "trees", "boosting rounds (one tree per class and round for softmax)")
 	s.Float(&o.LearningRate, "lr", "learning rate (shrinkage)")
 	s.Int(&o.MaxDepth, "max-depth", fmt.Sprintf("maximum depth of a tree (1 to %d)", ir.MaxDepth))

@@ -38,12 +38,12 @@ func (o *Options) RegisterFlags(fs *flag.FlagSet) {
 	cl := &commandLine{readout: "linear"}
 	o.cl = cl
 	s := optflag.New(fs)
-	s.String((*string)(&o.Loss), "loss", "squarederror (regression), logistic (binary) or softmax (multiclass); default from the target")
+	s.Enum((*string)(&o.Loss), "loss", "squarederror (regression), logistic (binary) or softmax (multiclass); default from the target", optflag.Strings(Losses()))
 	s.Int(&o.Depth, "depth", "depth D of the complete tree before pruning")
 	s.Float(&o.Lambda, "lambda", "weight λ of the pruning penalty ‖η‖∞")
 	s.String(&cl.readout, "readout", "the read-out over [x', z]: linear (an MLP read-out is not a model the IR holds)")
-	s.String((*string)(&o.Split), "split", "split function: linear or linear-elu")
-	s.String((*string)(&o.Optimizer), "optimizer", "qhadam (quasi-hyperbolic Adam, the paper's) or adam")
+	s.Enum((*string)(&o.Split), "split", "split function: linear or linear-elu", optflag.Strings(Splits()))
+	s.Enum((*string)(&o.Optimizer), "optimizer", "qhadam (quasi-hyperbolic Adam, the paper's) or adam", optflag.Strings(Optimizers()))
 	s.Int(&o.Epochs, "epochs", "most passes over the training rows")
 	s.Int(&o.BatchSize, "batch", "rows per minibatch, whose tree program is solved as one")
 	s.Float(&o.LearningRate, "lr", "initial learning rate")

@@ -38,12 +38,12 @@ func (o *Options) RegisterFlags(fs *flag.FlagSet) {
 	}
 	o.cl = cl
 	s := cl.set
-	s.String((*string)(&o.Kind), "model", "ast (Adaptive Softmax Tree), st (Softmax Tree of fixed depth) or softmax (flat)")
+	s.Enum((*string)(&o.Kind), "model", "ast (Adaptive Softmax Tree), st (Softmax Tree of fixed depth) or softmax (flat)", optflag.Strings(Kinds()))
 	s.Int(&o.Depth, "depth", fmt.Sprintf("depth of the complete initial tree (0: %d for st, %d for ast)", DefaultSTDepth, DefaultASTDepth))
 	s.Int(&o.K, "k", "classes per leaf: k of st, k₀ of ast (0: all for st, ceil(K/2^depth) for ast)")
 	s.Float(&o.Alpha, "alpha", "ast: softmax contraction α of an expansion, in (0, 1]")
 	s.Float(&o.Rho, "rho", "ast: tolerance ρ >= 1 of an expansion's misclassified rows over the leaf's")
-	s.String((*string)(&o.Init), "init", "splits of the initial complete tree: kmeans (2-means directions) or median (random directions); both through the rows' median (default: kmeans for st, median for ast)")
+	s.Enum((*string)(&o.Init), "init", "splits of the initial complete tree: kmeans (2-means directions) or median (random directions); both through the rows' median (default: kmeans for st, median for ast)", optflag.Strings(Inits()))
 	s.Float(&cl.lambda, "lambda", "L1 weight λ of the decision nodes")
 	s.Float(&cl.mu, "mu", "L1 weight μ of the leaf softmaxes")
 	s.Int(&o.Iterations, "iterations", fmt.Sprintf("TAO iterations (0: at most %d for st, %d per growth round for ast)", DefaultSTIterations, DefaultASTIterations))

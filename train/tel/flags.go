@@ -23,7 +23,7 @@ func (o *Options) RegisterFlags(fs *flag.FlagSet) {
 	optflag.Default(&o.LearningRate, d.LearningRate)
 	optflag.Default(&o.Seed, 1)
 	s := optflag.New(fs)
-	s.String((*string)(&o.Loss), "loss", "logistic (binary), softmax (multiclass) or squarederror (regression); default from the target")
+	s.Enum((*string)(&o.Loss), "loss", "logistic (binary), softmax (multiclass) or squarederror (regression); default from the target", optflag.Strings(Losses()))
 	s.Int(&o.Trees, "trees", "number of trees")
 	s.Int(&o.Depth, "depth", fmt.Sprintf("depth of every tree (1 to %d)", MaxDepth))
 	s.Float(&o.Gamma, "gamma", "width γ of the smooth-step (> 0); smaller routes more rows hard")

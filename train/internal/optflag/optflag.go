@@ -206,3 +206,32 @@ func Default[T comparable](p *T, v T) {
 		*p = v
 	}
 }
+
+// Enum defines a string flag bound to p, whose current value is the
+// default, that takes one of values. Its value lists them (Values), so
+// that a command line completes them; Validate still checks the value,
+// with OneOf.
+func (s *Set) Enum(p *string, name, usage string, values []string) {
+	s.fs.StringVar(p, name, *p, usage)
+	f := s.fs.Lookup(name)
+	f.Value = &recordedEnum{recorded{inner: f.Value, name: name, given: s.given, typ: typeName(f.Value)}, values}
+}
+
+// recordedEnum is an enumerated flag's value that records in given that
+// it was set, and lists the values it takes.
+type recordedEnum struct {
+	recorded
+	values []string
+}
+
+// Values returns the values the flag takes, a fresh slice.
+func (r *recordedEnum) Values() []string { return append([]string(nil), r.values...) }
+
+// Strings returns values as strings.
+func Strings[T ~string](values []T) []string {
+	out := make([]string, len(values))
+	for i, v := range values {
+		out[i] = string(v)
+	}
+	return out
+}

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"io"
 	"math"
+	"slices"
 	"testing"
 )
 
@@ -110,5 +111,33 @@ func TestChecks(t *testing.T) {
 		if got != tt.want {
 			t.Errorf("got %q, want %q", got, tt.want)
 		}
+	}
+}
+
+// TestEnum checks that an enumerated flag lists its values, a fresh slice
+// each time, and records that it was given.
+func TestEnum(t *testing.T) {
+	type kind string
+	fs := flag.NewFlagSet("t", flag.ContinueOnError)
+	s := New(fs)
+	v := "a"
+	s.Enum(&v, "kind", "a kind", Strings([]kind{"a", "b"}))
+	values := fs.Lookup("kind").Value.(interface{ Values() []string })
+	got := values.Values()
+	if !slices.Equal(got, []string{"a", "b"}) {
+		t.Fatalf("Values() = %v", got)
+	}
+	got[0] = "changed"
+	if values.Values()[0] != "a" {
+		t.Error("Values shares its slice with the caller")
+	}
+	if s.Given("kind") {
+		t.Error("given before parsing")
+	}
+	if err := fs.Parse([]string{"--kind", "b"}); err != nil {
+		t.Fatal(err)
+	}
+	if v != "b" || !s.Given("kind") {
+		t.Errorf("after --kind b: value %q, given %v", v, s.Given("kind"))
 	}
 }
