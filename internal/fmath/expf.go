@@ -18,6 +18,11 @@ var expfTable = [32]uint64{
 	0x3fef5818dcfba487, 0x3fef7c97337b9b5f, 0x3fefa4afa2a490da, 0x3fefd0765b6e4540,
 }
 
+// ExpfTable returns Expf's table: 2^(i/32) for i = 0..31, correctly
+// rounded to float64, each as its bits minus i<<47. Generated code that
+// computes Expf emits it.
+func ExpfTable() [32]uint64 { return expfTable }
+
 const (
 	expfInvLn2N = 0x1.71547652b82fep+5 // 32/ln 2
 	expfShift   = 0x1.8p+52            // adding it rounds |z| < 2^51 to an integer
