@@ -256,6 +256,17 @@ func (p *pipeline) release(c *chunk) {
 	p.free <- c
 }
 
+// advance releases *cur, the chunk a reader holds, if any, and makes the
+// next parsed chunk in file order the one it holds; it returns it, or nil
+// after the last.
+func (p *pipeline) advance(cur **chunk) *chunk {
+	if *cur != nil {
+		p.release(*cur)
+	}
+	*cur = p.next()
+	return *cur
+}
+
 // stop ends the pipeline early and waits for its goroutines.
 func (p *pipeline) stop() {
 	p.once.Do(func() {

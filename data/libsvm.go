@@ -339,15 +339,10 @@ func (s *svmSource) Next(dst *Block) (*Block, error) {
 		s.pipe = startPipeline(s.sp, nil, s.parse)
 	}
 	for {
-		if s.cur != nil {
-			s.pipe.release(s.cur)
-			s.cur = nil
-		}
-		c := s.pipe.next()
+		c := s.pipe.advance(&s.cur)
 		if c == nil {
 			return nil, io.EOF
 		}
-		s.cur = c
 		if c.err != nil {
 			return nil, c.err
 		}

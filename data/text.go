@@ -51,15 +51,10 @@ func (s *textSource) Next(*Block) (*Block, error) {
 		s.first = nil
 	}
 	for {
-		if s.cur != nil {
-			s.pipe.release(s.cur)
-			s.cur = nil
-		}
-		c := s.pipe.next()
+		c := s.pipe.advance(&s.cur)
 		if c == nil {
 			return nil, io.EOF
 		}
-		s.cur = c
 		if err := s.blank.check(s.name, c); err != nil {
 			return nil, err
 		}
