@@ -169,18 +169,7 @@ func listColumns(names []string) string {
 
 // quoteList quotes names for a message, shortened if there are many.
 func quoteList(names []string) string {
-	var b strings.Builder
-	for i, n := range names {
-		if i == maxListed {
-			fmt.Fprintf(&b, ", ... (%d names)", len(names))
-			break
-		}
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString(strconv.Quote(n))
-	}
-	return b.String()
+	return shortList(names, maxListed, "names", strconv.Quote)
 }
 
 // Fit checks that the feature columns c fit the input of a model of n

@@ -269,16 +269,22 @@ func listLabels(labels []string) string {
 	if len(labels) == 0 {
 		return "(none)"
 	}
+	return shortList(labels, maxLabelsListed, "labels", quoteCell[string])
+}
+
+// shortList joins the first most items, each quoted by quote, with ", ",
+// and ends a longer list with how many there are: ", ... (12 labels)".
+func shortList(items []string, most int, noun string, quote func(string) string) string {
 	var b strings.Builder
-	for i, l := range labels {
-		if i == maxLabelsListed {
-			fmt.Fprintf(&b, ", ... (%d labels)", len(labels))
+	for i, item := range items {
+		if i == most {
+			fmt.Fprintf(&b, ", ... (%d %s)", len(items), noun)
 			break
 		}
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(quoteCell(l))
+		b.WriteString(quote(item))
 	}
 	return b.String()
 }
