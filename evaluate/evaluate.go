@@ -264,8 +264,8 @@ func (s *Scores) Line() string {
 
 // predictor is the interpreter in one precision, seen in float64.
 type predictor struct {
-	batch   func(x, out []float64) error // PredictBatch
-	classOf func(out []float64) int      // ClassOf
+	batch   func(x, out []float64) error // PredictBatch; safe for concurrent use
+	classOf func(out []float64) int      // ClassOf; one call at a time
 }
 
 // newPredictor returns the interpreter of m in precision prec.
@@ -295,6 +295,7 @@ func newPredictor(m *ir.Model, prec ir.Precision) (*predictor, error) {
 		}
 		return out
 	}
+	var buf []float32
 	return &predictor{
 		batch: func(x, out []float64) error {
 			out32 := make([]float32, len(out))
@@ -306,6 +307,13 @@ func newPredictor(m *ir.Model, prec ir.Precision) (*predictor, error) {
 			}
 			return nil
 		},
-		classOf: func(out []float64) int { return p.ClassOf(narrow(out)) },
+		classOf: func(out []float64) int {
+			// One row at a time (summarize), into one buffer.
+			buf = buf[:0]
+			for _, x := range out {
+				buf = append(buf, float32(x))
+			}
+			return p.ClassOf(buf)
+		},
 	}, nil
 }
